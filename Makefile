@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# perf inject --jit: trim anonymous mmaps that overlap injected JIT code.
+# The product is the series in patches/; this Makefile fetches Debian's
+# linux-source-6.12, applies the series and builds, tests and demonstrates
+# it beside a stock build.  `make help` lists the targets.
+
+SHELL := /bin/bash
+export DEB_VERSION
+
+.PHONY: all help deps source stock patched build tree export tree-status \
+	checkpatch check demo clean-cache
+
+all: demo ## build the patched perf and run the demo (the main job)
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		awk -F':.*## ' '{ printf "  %-12s %s\n", $$1, $$2 }'
+
+deps: ## install the Debian packages the build and tests need
+	@scripts/deps.sh
+
+source: deps ## fetch linux-source-6.12 with apt, extract perf's subset to the cache
+	@scripts/fetch-source.sh
+
+stock: deps ## build build/stock/perf (no patches)
+	@scripts/build-perf.sh stock
+
+patched: deps ## build build/patched/perf (patches/ applied)
+	@scripts/build-perf.sh patched
+
+build: stock patched ## build both perfs
+
+tree: deps ## lay out tree/, a git work tree with one commit per patch
+	@scripts/tree.sh
+
+export: ## write tree/'s commits back to patches/ (git format-patch)
+	@scripts/export.sh
+
+tree-status: ## does tree/ hold exactly what patches/ holds?
+	@scripts/tree-status.sh
+
+checkpatch: deps ## scripts/checkpatch.pl --strict over every patch
+	@scripts/checkpatch.sh
+
+check: deps ## build both perfs and run every test; ends with "N passed, N failed"
+	@scripts/check.sh
+
+demo: patched ## the main job: stock vs patched attribution on the bundled example
+	@scripts/demo.sh
+
+clean-cache: ## remove this version's cache (source and builds)
+	@scripts/clean-cache.sh

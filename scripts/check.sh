@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build both perfs and run every test of the project.  Each test's output
+# goes to a log; a line per test says PASS, FAIL (with the log) or SKIP
+# (with the reason).  Ends with "N passed, N failed, N skipped"; exits
+# non-zero on any failure.
+. "$(dirname "$0")/lib.sh"
+
+LOGS=${CHECK_LOGS:-$VDIR/check-logs}
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+passed=0 failed=0 skipped=0
+
+# run_test NAME CMD...: exit 0 passes, 2 skips (last output line is the
+# reason), anything else fails.
+run_test() {
+	local name=$1 log rc
+	shift
+	log=$LOGS/$(echo "$name" | tr -c 'A-Za-z0-9_.\n-' '_').log
+	set +e
+	( "$@" ) >"$log" 2>&1
+	rc=$?
+	set -e
+	case $rc in
+	0) passed=$((passed + 1)); printf 'PASS  %s\n' "$name" ;;
+	2) skipped=$((skipped + 1))
+	   printf 'SKIP  %s: %s\n' "$name" "$(grep -v '^$' "$log" | tail -1)" ;;
+	*) failed=$((failed + 1)); printf 'FAIL  %s (log: %s)\n' "$name" "$log"
+	   tail -15 "$log" | sed 's/^/      /' ;;
+	esac
+}
+
+# perf_test FLAVOR NAME: run one perf self-test or shell test by name and
+# map its verdict line to our exit codes.
+perf_test() {
+	local flavor=$1 name=$2 out
+	# Shell tests find perf in PATH and libperf-jvmti.so in the cwd.
+	out=$(cd "$BUILDS/$flavor" && PATH=$BUILDS/$flavor:$PATH \
+		timeout 900 ./perf test -v "$name" 2>&1) || true
+	echo "$out"
+	if echo "$out" | grep -qE '^ *[0-9.]+: .*: FAILED'; then
+		return 1
+	elif echo "$out" | grep -qE '^ *[0-9.]+: .*: Ok$'; then
+		echo "$out" | grep -qE '^ *[0-9.]+: .*: Skip' && return 1
+		return 0
+	elif echo "$out" | grep -qE '^ *[0-9.]+: .*: Skip'; then
+		echo "perf test '$name' skipped"
+		return 2
+	fi
+	echo "no perf test matches '$name'"
+	return 1
+}
+
+run_test "build: stock perf" "$TOP/scripts/build-perf.sh" stock
+run_test "build: patched perf" "$TOP/scripts/build-perf.sh" patched
+for f in stock patched; do
+	[ -x "$BUILDS/$f/perf" ] || die "no $f perf: see $LOGS"
+done
+run_test "checkpatch --strict over patches/" "$TOP/scripts/checkpatch.sh"
+run_test "harness: make tree + make export reproduce patches/" \
+	"$TOP/tests/export-roundtrip.sh"
+run_test "harness: build options (libelf, libdw, zlib, libunwind on)" \
+	"$TOP/tests/build-options.sh"
+
+for f in stock patched; do
+	run_test "$f: perf test jit_write_elf" perf_test "$f" jit_write_elf
+done
+run_test "patched: perf test 'Test java symbol'" perf_test patched 'Test java symbol'
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
