@@ -34,14 +34,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"	# checkpatch leaves its CamelCase cache in the cwd
 for p in "${patches[@]}"; do
-	if ! perl "$PRISTINE/scripts/checkpatch.pl" --strict --no-summary \
-		--ignore FILE_PATH_CHANGES --show-types "$p" >"$work/out" 2>&1 ||
-		[ -s "$work/out" ]; then
+	if perl "$PRISTINE/scripts/checkpatch.pl" --strict --quiet --no-summary \
+		--ignore FILE_PATH_CHANGES --show-types "$p" >"$work/out" 2>&1; then
+		echo "checkpatch: $(basename "$p"): clean"
+	else
 		echo "checkpatch: $(basename "$p"):"
 		cat "$work/out"
 		fail=1
-	else
-		echo "checkpatch: $(basename "$p"): clean"
 	fi
 done
 exit $fail

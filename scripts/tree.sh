@@ -20,7 +20,7 @@ fi
 mkdir -p "$tree"
 rsync -a --exclude=/.complete "$PRISTINE/" "$tree/"
 cd "$tree"
-git init -q -b base
+git init -q -b series
 cat >.gitignore <<'IGN'
 # build outputs when building in place (prefer O=)
 *.o
@@ -34,7 +34,6 @@ GIT_COMMITTER_NAME="Debian $PKG" GIT_COMMITTER_EMAIL=nobody@debian.org \
 GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
 	git commit -q -m "perf source subset of Debian $PKG $VERSION"
 git tag -f base >/dev/null
-git checkout -q -b series
 n=0
 while read -r p; do
 	git am -q --committer-date-is-author-date "$p" ||
