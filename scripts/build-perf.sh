@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: build-perf.sh stock|patched [EXTRA make flags...]
+# usage: build-perf.sh stock|patched|nofix [EXTRA make flags...]
 # Build perf (and libperf-jvmti.so) from the FLAVOR source into
 # $CACHE/VERSION/build/FLAVOR, and link build/FLAVOR in the checkout to it.
 . "$(dirname "$0")/lib.sh"
 
 flavor=${1:-}
 case "$flavor" in
-stock|patched) ;;
-*) echo "usage: $0 stock|patched [make flags]" >&2; exit 2 ;;
+stock|patched|nofix) ;;
+*) echo "usage: $0 stock|patched|nofix [make flags]" >&2; exit 2 ;;
 esac
 shift
 

@@ -51,9 +51,20 @@ perf_test() {
 	return 1
 }
 
+# expect_fail CMD...: passes when CMD fails (a test that must catch a bug).
+expect_fail() {
+	if "$@"; then
+		echo "expected a failure, got a pass"
+		return 1
+	fi
+	return 0
+}
+
 run_test "build: stock perf" "$TOP/scripts/build-perf.sh" stock
 run_test "build: patched perf" "$TOP/scripts/build-perf.sh" patched
-for f in stock patched; do
+run_test "build: nofix perf (the series without the inject fix)" \
+	"$TOP/scripts/build-perf.sh" nofix
+for f in stock patched nofix; do
 	[ -x "$BUILDS/$f/perf" ] || die "no $f perf: see $LOGS"
 done
 run_test "checkpatch --strict over patches/" "$TOP/scripts/checkpatch.sh"
@@ -66,6 +77,11 @@ for f in stock patched; do
 	run_test "$f: perf test jit_write_elf" perf_test "$f" jit_write_elf
 done
 run_test "patched: perf test 'Test java symbol'" perf_test patched 'Test java symbol'
+run_test "patched: perf test 'pipe recording and injection'" \
+	perf_test patched 'pipe recording and injection'
+run_test "patched: perf test jit-mmap-overlap" perf_test patched jit-mmap-overlap
+run_test "nofix: perf test jit-mmap-overlap fails without the fix" \
+	expect_fail perf_test nofix jit-mmap-overlap
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

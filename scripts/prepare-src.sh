@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: prepare-src.sh stock|patched
+# usage: prepare-src.sh stock|patched|nofix
 # Lay out $CACHE/VERSION/src-FLAVOR: the pristine subset, plus the series
-# from patches/ for "patched".  Only files whose content changed are
+# from patches/ for "patched", the series without the inject fix for
+# "nofix" (to show the tests fail without it).  Only files whose content
+# changed are
 # rewritten, so make rebuilds incrementally.  Prints the directory.
 . "$(dirname "$0")/lib.sh"
 
 flavor=${1:-}
 case "$flavor" in
-stock|patched) ;;
-*) echo "usage: $0 stock|patched" >&2; exit 2 ;;
+stock|patched|nofix) ;;
+*) echo "usage: $0 stock|patched|nofix" >&2; exit 2 ;;
 esac
 
 "$TOP/scripts/fetch-source.sh" >/dev/null
@@ -17,11 +19,11 @@ src=$VDIR/src-$flavor
 stage=$(mktemp -d "$VDIR/stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 cp -a "$PRISTINE/." "$stage/"
-if [ "$flavor" = patched ]; then
+if [ "$flavor" != stock ]; then
 	while read -r p; do
 		git -C "$stage" apply --whitespace=error-all -p1 "$p" ||
 			die "$(basename "$p") does not apply; rerun: make tree"
-	done < <(series_files)
+	done < <(FLAVOR=$flavor series_files)
 fi
 mkdir -p "$src"
 # -c: compare by content, keep the mtimes of unchanged files.
