@@ -82,6 +82,10 @@ run_test "patched: perf test 'pipe recording and injection'" \
 run_test "patched: perf test jit-mmap-overlap" perf_test patched jit-mmap-overlap
 run_test "nofix: perf test jit-mmap-overlap fails without the fix" \
 	expect_fail perf_test nofix jit-mmap-overlap
+run_test "patched: perf test 'keeps JIT samples attributed (jitloop)'" \
+	perf_test patched 'keeps JIT samples attributed'
+run_test "nofix: the jitloop shell test fails without the fix" \
+	expect_fail perf_test nofix 'keeps JIT samples attributed'
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
