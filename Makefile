@@ -8,9 +8,9 @@ SHELL := /bin/bash
 export DEB_VERSION
 
 .PHONY: all help deps source stock patched build tree export tree-status \
-	checkpatch check demo clean-cache
+	checkpatch check demo e2e clean-cache
 
-all: demo ## build the patched perf and run the demo (the main job)
+all: demo ## build the perfs and run the demo (the main job)
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -45,8 +45,11 @@ checkpatch: deps ## scripts/checkpatch.pl --strict over every patch
 check: deps ## build both perfs and run every test; ends with "N passed, N failed"
 	@scripts/check.sh
 
-demo: patched ## the main job: stock vs patched attribution on the bundled example
+demo: build ## the main job: stock vs patched attribution on the jitloop workload
 	@scripts/demo.sh
+
+e2e: build ## real JIT runtimes (jitloop, lli, node), stock vs patched table
+	@scripts/e2e.sh
 
 clean-cache: ## remove this version's cache (source and builds)
 	@scripts/clean-cache.sh
