@@ -8,7 +8,7 @@ SHELL := /bin/bash
 export DEB_VERSION
 
 .PHONY: all help deps source stock patched build tree export tree-status \
-	checkpatch check demo e2e clean-cache
+	bisect checkpatch check demo e2e bench clean-cache
 
 all: demo ## build the perfs and run the demo (the main job)
 
@@ -39,6 +39,9 @@ export: ## write tree/'s commits back to patches/ (git format-patch)
 tree-status: ## does tree/ hold exactly what patches/ holds?
 	@scripts/tree-status.sh
 
+bisect: deps ## build every prefix of the series (bisectable), run the test where it exists
+	@scripts/bisect-check.sh
+
 checkpatch: deps ## scripts/checkpatch.pl --strict over every patch
 	@scripts/checkpatch.sh
 
@@ -50,6 +53,9 @@ demo: build ## the main job: stock vs patched attribution on the jitloop workloa
 
 e2e: build ## real JIT runtimes (jitloop, lli, node), stock vs patched table
 	@scripts/e2e.sh
+
+bench: build ## perf inject --jit benchmark: stock vs patched medians and ratios, scaling
+	@scripts/bench.sh
 
 clean-cache: ## remove this version's cache (source and builds)
 	@scripts/clean-cache.sh

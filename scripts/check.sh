@@ -68,6 +68,8 @@ for f in stock patched nofix; do
 	[ -x "$BUILDS/$f/perf" ] || die "no $f perf: see $LOGS"
 done
 run_test "checkpatch --strict over patches/" "$TOP/scripts/checkpatch.sh"
+run_test "bisectable: every prefix of the series builds (make bisect)" \
+	"$TOP/scripts/bisect-check.sh"
 run_test "harness: make tree + make export reproduce patches/" \
 	"$TOP/tests/export-roundtrip.sh"
 run_test "harness: build options (libelf, libdw, zlib, libunwind on)" \

@@ -55,12 +55,14 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 NOFIX_DROP='*-perf-inject-Trim-anonymous-mmaps-*'
 
 # The patch files named by patches/series, in order (for FLAVOR=nofix,
-# without the fix).
+# without the fix; for FLAVOR=upto-K, the first K).
 series_files() {
-	local f
+	local f n=0
 	[ -f "$TOP/patches/series" ] || return 0
 	while read -r f; do
 		case "$f" in ''|'#'*) continue ;; esac
+		n=$((n + 1))
+		[[ ${FLAVOR:-} == upto-* && $n -gt ${FLAVOR#upto-} ]] && break
 		# shellcheck disable=SC2053
 		[[ ${FLAVOR:-} == nofix && $f == $NOFIX_DROP ]] && continue
 		[ -f "$TOP/patches/$f" ] || die "patches/series names missing $f"

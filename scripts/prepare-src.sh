@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: prepare-src.sh stock|patched|nofix
+# usage: prepare-src.sh stock|patched|nofix|upto-K
 # Lay out $CACHE/VERSION/src-FLAVOR: the pristine subset, plus the series
 # from patches/ for "patched", the series without the inject fix for
 # "nofix" (to show the tests fail without it).  Only files whose content
@@ -10,12 +10,12 @@
 
 flavor=${1:-}
 case "$flavor" in
-stock|patched|nofix) ;;
-*) echo "usage: $0 stock|patched|nofix" >&2; exit 2 ;;
+stock|patched|nofix|upto-[0-9]*) ;;
+*) echo "usage: $0 stock|patched|nofix|upto-K" >&2; exit 2 ;;
 esac
 
 "$TOP/scripts/fetch-source.sh" >/dev/null
-src=$VDIR/src-$flavor
+src=$VDIR/src-${flavor%%-[0-9]*}
 stage=$(mktemp -d "$VDIR/stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 cp -a "$PRISTINE/." "$stage/"

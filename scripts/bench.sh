@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# usage: bench.sh [-r RUNS] [-n FUNCS] [-k FLIPS] [-s SAMPLES]
+#
+# perf inject --jit, stock vs patched, on the same input in one run:
+# medians of wall time and peak RSS over RUNS alternating runs, their
+# ratios patched/stock, the mmap records and size of each output; then the
+# scaling of the patched filter with the number of functions; then the
+# real recordings of make e2e.  Goals: wall and RSS ratios <= 1.02 and
+# 1.05 on the default input, output mmap records linear in FUNCS.
+. "$(dirname "$0")/lib.sh"
+
+runs=5 nfuncs=10000 flips=100000 samples=1000000
+while getopts r:n:k:s: opt; do
+	case $opt in
+	r) runs=$OPTARG ;;
+	n) nfuncs=$OPTARG ;;
+	k) flips=$OPTARG ;;
+	s) samples=$OPTARG ;;
+	*) echo "usage: $0 [-r RUNS] [-n FUNCS] [-k FLIPS] [-s SAMPLES]" >&2; exit 2 ;;
+	esac
+done
+
+for b in stock patched; do
+	[ -x "$TOP/build/$b/perf" ] || die "build/$b/perf missing: run 'make build'"
+done
+[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
+work=$VDIR/bench
+mkdir -p "$work"
+gen=$work/gen-jit-perfdata
+cc -O2 -Wall -Wextra -Werror -o "$gen" "$TOP/bench/gen-jit-perfdata.c"
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# measure DIR INPUT RUNS: alternate stock and patched; leaves DIR/{stock,patched}.{wall,rss}
+measure() {
+	local dir=$1 in=$2 n=$3 i b
+	rm -f "$dir"/*.wall "$dir"/*.rss
+	for ((i = 0; i < n; i++)); do
+		for b in stock patched; do
+			/usr/bin/time -f '%e %M' -o "$dir/time" "$TOP/build/$b/perf" inject --jit \
+				-i "$in" -o "$dir/out.$b" 2>/dev/null >/dev/null ||
+				die "$b perf inject failed on $in"
+			read -r wall rss <"$dir/time"
+			echo "$wall" >>"$dir/$b.wall"
+			echo "$rss" >>"$dir/$b.rss"
+		done
+	done
+}
+
+mmap_records() {
+	"$TOP/build/patched/perf" report --stats -i "$1" 2>/dev/null |
+		awk '/ MMAP2? events:/ { n += $3 } END { print n + 0 }'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b ? a / b : 0 }'; }
+
+echo "== perf inject --jit, stock vs patched: $nfuncs functions, $flips W^X flips, $samples samples, $runs runs each"
+d=$work/default
+rm -rf "$d"
+mkdir -p "$d"
+"$gen" -o "$d" -n "$nfuncs" -k "$flips" -s "$samples"
+measure "$d" "$d/perf.data" "$runs"
+printf '%-8s %10s %12s %14s %12s\n' build "wall (s)" "peak RSS (KiB)" "mmap records" "output (B)"
+for b in stock patched; do
+	printf '%-8s %10s %12s %14s %12s\n' "$b" "$(median <"$d/$b.wall")" "$(median <"$d/$b.rss")" \
+		"$(mmap_records "$d/out.$b")" "$(stat -c %s "$d/out.$b")"
+done
+wall_ratio=$(ratio "$(median <"$d/patched.wall")" "$(median <"$d/stock.wall")")
+rss_ratio=$(ratio "$(median <"$d/patched.rss")" "$(median <"$d/stock.rss")")
+echo "ratio patched/stock: wall $wall_ratio (goal <= 1.02), peak RSS $rss_ratio (goal <= 1.05)"
+
+echo
+echo "== scaling of the patched filter (K = $flips flips, 100000 samples, 3 runs each)"
+printf '%8s %12s %12s %16s %14s %16s\n' functions "stock (s)" "patched (s)" "anon records" "ns / record" "mmap out / func"
+for n in 1000 10000 100000; do
+	d=$work/scale-$n
+	rm -rf "$d"
+	mkdir -p "$d"
+	"$gen" -o "$d" -n "$n" -k "$flips" -s 100000 >/dev/null
+	measure "$d" "$d/perf.data" 3
+	s=$(median <"$d/stock.wall")
+	p=$(median <"$d/patched.wall")
+	anon=$((n + 2 * flips))
+	printf '%8d %12s %12s %16d %14s %16s\n' "$n" "$s" "$p" "$anon" \
+		"$(awk -v s="$s" -v p="$p" -v a="$anon" 'BEGIN { printf "%.0f", (p - s) * 1e9 / a }')" \
+		"$(awk -v m="$(mmap_records "$d/out.patched")" -v n="$n" 'BEGIN { printf "%.2f", m / n }')"
+	rm -f "$d"/jitted-*.so "$d"/out.*
+done
+
+echo
+echo "== real recordings (make e2e), $runs runs each"
+if ! ls "$VDIR"/e2e/*/perf.data >/dev/null 2>&1; then
+	"$TOP/scripts/e2e.sh" lli node >/dev/null || true
+fi
+printf '%-16s %10s %10s %8s %14s %14s %8s\n' client "stock (s)" "patched (s)" ratio "stock RSS" "patched RSS" ratio
+for in in "$VDIR"/e2e/*/perf.data; do
+	d=$(dirname "$in")
+	measure "$d" "$in" "$runs"
+	s=$(median <"$d/stock.wall") p=$(median <"$d/patched.wall")
+	sr=$(median <"$d/stock.rss") pr=$(median <"$d/patched.rss")
+	printf '%-16s %10s %10s %8s %14s %14s %8s\n' "$(basename "$d")" "$s" "$p" "$(ratio "$p" "$s")" \
+		"$sr" "$pr" "$(ratio "$pr" "$sr")"
+done
