@@ -8,7 +8,7 @@ SHELL := /bin/bash
 export DEB_VERSION
 
 .PHONY: all help deps source stock patched build tree export tree-status \
-	bisect checkpatch check demo e2e bench clean-cache
+	parity fuzz check-asan bisect checkpatch check demo e2e bench clean-cache
 
 all: demo ## build the perfs and run the demo (the main job)
 
@@ -38,6 +38,15 @@ export: ## write tree/'s commits back to patches/ (git format-patch)
 
 tree-status: ## does tree/ hold exactly what patches/ holds?
 	@scripts/tree-status.sh
+
+parity: build ## the whole perf test on stock and patched, compared test by test (slow)
+	@scripts/parity.sh
+
+fuzz: deps ## libFuzzer on the trimming rule against a naive reference (FUZZ_SECONDS=60)
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+check-asan: deps ## patched perf with ASan+UBSan: the series' tests and e2e clients under it
+	@scripts/check-asan.sh
 
 bisect: deps ## build every prefix of the series (bisectable), run the test where it exists
 	@scripts/bisect-check.sh

@@ -4,14 +4,15 @@
  * perf record -k mono (tools/perf/Documentation/perf.data-file-format.txt,
  * jitdump-specification.txt), for benchmarking perf inject --jit.
  *
- * usage: gen-jit-perfdata -o DIR [-n FUNCS] [-k FLIPS] [-s SAMPLES] [-p PIDS]
+ * usage: gen-jit-perfdata -o DIR [-n FUNCS] [-k FLIPS] [-s SAMPLES] [-p PIDS] [-d]
  *
  * One JIT pid maps one page per function below the previous one, as LLVM's
  * memory manager does: each mprotect() reports the whole merged range as
  * one growing //anon record, then the JIT writes the function's code load.
- * Then FLIPS W^X flips (one page made writable, as perf record -d reports
- * it, then the merged range executable again) interleave with SAMPLES
- * samples spread over the functions.  PIDS other processes add anonymous
+ * Then FLIPS W^X flips (one page made writable and executable again: the
+ * merged range is reported again) interleave with SAMPLES samples spread
+ * over the functions.  With -d, as under perf record -d, the writable page
+ * is reported too, before the range.  PIDS other processes add anonymous
  * and file-backed mmaps and samples of their own.
  */
 #include <errno.h>
@@ -161,6 +162,7 @@ static uint64_t rnd(void)
 int main(int argc, char **argv)
 {
 	unsigned long nfuncs = 10000, flips = 100000, samples = 1000000, pids = 10;
+	int data_mmaps = 0;
 	const char *dir = NULL;
 	char path[4096], dump_path[4096];
 	struct file_header hdr = { 0 };
@@ -170,19 +172,20 @@ int main(int argc, char **argv)
 	FILE *dump;
 	int c;
 
-	while ((c = getopt(argc, argv, "o:n:k:s:p:")) != -1) {
+	while ((c = getopt(argc, argv, "o:n:k:s:p:d")) != -1) {
 		switch (c) {
 		case 'o': dir = optarg; break;
 		case 'n': nfuncs = strtoul(optarg, NULL, 0); break;
 		case 'k': flips = strtoul(optarg, NULL, 0); break;
 		case 's': samples = strtoul(optarg, NULL, 0); break;
 		case 'p': pids = strtoul(optarg, NULL, 0); break;
+		case 'd': data_mmaps = 1; break;
 		default: goto usage;
 		}
 	}
 	if (!dir || !nfuncs) {
 usage:
-		fprintf(stderr, "usage: %s -o DIR [-n FUNCS] [-k FLIPS] [-s SAMPLES] [-p PIDS]\n",
+		fprintf(stderr, "usage: %s -o DIR [-n FUNCS] [-k FLIPS] [-s SAMPLES] [-p PIDS] [-d]\n",
 			argv[0]);
 		return 2;
 	}
@@ -211,7 +214,8 @@ usage:
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			   PERF_SAMPLE_PERIOD;
 	attr.sample_id_all = 1;
-	attr.mmap = attr.mmap2 = attr.comm = attr.task = attr.mmap_data = 1;
+	attr.mmap = attr.mmap2 = attr.comm = attr.task = 1;
+	attr.mmap_data = data_mmaps;
 	attr.use_clockid = 1;
 	attr.clockid = CLOCK_MONOTONIC;
 
@@ -256,7 +260,9 @@ usage:
 			uint64_t page = TOP - (rnd() % nfuncs) * PAGE;
 			uint64_t low = TOP - (nfuncs - 1) * PAGE;
 
-			emit_mmap2(JIT_PID, t, page, PAGE, PROT_READ | PROT_WRITE, "//anon");
+			if (data_mmaps)
+				emit_mmap2(JIT_PID, t, page, PAGE, PROT_READ | PROT_WRITE,
+					   "//anon");
 			emit_mmap2(JIT_PID, t + 1, low, nfuncs * PAGE,
 				   PROT_READ | PROT_EXEC, "//anon");
 		}
@@ -278,7 +284,8 @@ usage:
 		perror("finish");
 		return 1;
 	}
-	printf("%s: %lu functions, %lu flips, %lu samples, %lu other pids, %llu bytes of events\n",
-	       path, nfuncs, flips, samples, pids, (unsigned long long)data_bytes);
+	printf("%s: %lu functions, %lu flips%s, %lu samples, %lu other pids, %llu bytes of events\n",
+	       path, nfuncs, flips, data_mmaps ? " (with data mmaps)" : "", samples, pids,
+	       (unsigned long long)data_bytes);
 	return 0;
 }

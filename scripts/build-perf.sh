@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: build-perf.sh stock|patched|nofix [EXTRA make flags...]
+# usage: build-perf.sh stock|patched|nofix|asan [EXTRA make flags...]
+# asan is the patched source built with -fsanitize=address,undefined.
 # Build perf (and libperf-jvmti.so) from the FLAVOR source into
 # $CACHE/VERSION/build/FLAVOR, and link build/FLAVOR in the checkout to it.
 . "$(dirname "$0")/lib.sh"
 
 flavor=${1:-}
 case "$flavor" in
-stock|patched|nofix) ;;
-*) echo "usage: $0 stock|patched|nofix [make flags]" >&2; exit 2 ;;
+stock|patched|nofix|asan) ;;
+*) echo "usage: $0 stock|patched|nofix|asan [make flags]" >&2; exit 2 ;;
 esac
 shift
+src_flavor=$flavor
+if [ "$flavor" = asan ]; then
+	src_flavor=patched
+	set -- "$@" EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -g" \
+		LDFLAGS="-fsanitize=address,undefined"
+fi
 
 "$TOP/scripts/deps.sh"
-src=$("$TOP/scripts/prepare-src.sh" "$flavor")
+src=$("$TOP/scripts/prepare-src.sh" "$src_flavor")
 out=$BUILDS/$flavor
 mkdir -p "$out"
 log=$out.log

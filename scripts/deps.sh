@@ -8,7 +8,7 @@ PKGS=(
 	build-essential flex bison pkg-config libelf-dev libdw-dev zlib1g-dev
 	liblzma-dev libunwind-dev libtraceevent-dev libssl-dev python3-dev
 	openjdk-17-jdk-headless rsync xz-utils time
-	llvm-14 clang nodejs
+	llvm-14 clang libclang-rt-14-dev nodejs
 )
 
 missing=()

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 STOCK=$TOP/build/stock/perf
-PATCHED=$TOP/build/patched/perf
+PATCHED=${PATCHED_PERF:-$TOP/build/patched/perf}	# make check-asan passes its own
 for p in "$STOCK" "$PATCHED"; do
 	[ -x "$p" ] || die "$p missing: run 'make build'"
 done
@@ -80,7 +80,8 @@ for client in "${clients[@]}"; do
 	map=/tmp/perf-$wpid.map
 	in=$(count_samples "$dir/perf.data")
 	for build in stock patched; do
-		perf=$TOP/build/$build/perf
+		perf=$STOCK
+		[ "$build" = patched ] && perf=$PATCHED
 		if ! "$perf" inject --jit -i "$dir/perf.data" -o "$dir/perf.$build.data" \
 			2>"$dir/inject.$build.err"; then
 			printf '%-16s %-8s %s\n' "$client" "$build" "inject failed: $dir/inject.$build.err"
