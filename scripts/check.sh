@@ -89,7 +89,7 @@ run_test "patched: perf test 'keeps JIT samples attributed (jitloop)'" \
 run_test "nofix: the jitloop shell test fails without the fix" \
 	expect_fail perf_test nofix 'keeps JIT samples attributed'
 
-run_test "fuzz: trimming rule against a naive reference, 30 s smoke run (make fuzz)" \
+run_test "fuzz: trimming rule vs reference, jitdump parsing; 30 s each (make fuzz)" \
 	"$TOP/scripts/fuzz.sh" 30
 run_test "e2e: real JIT runtimes, stock vs patched (make e2e)" "$TOP/scripts/e2e.sh"
 cat "$LOGS/e2e_"*.log 2>/dev/null | grep -v '^details' || true
