@@ -191,8 +191,13 @@ static void mmap_op(struct jit_claims *jc, int pid, uint64_t t, int s, int len,
 		for (i = 0; i < nwant; i++) {
 			if (g.start[i] != base + want[i][0] * UNIT ||
 			    g.len[i] != (uint64_t)(want[i][1] - want[i][0]) * UNIT ||
-			    g.pgoff[i] != g.start[i] + pgoff_delta)
+			    g.pgoff[i] != g.start[i] + pgoff_delta) {
+				fprintf(stderr, "piece %d: [%llu +%llu) pgoff %#llx, reference [%d, %d)\n",
+					i, (unsigned long long)((g.start[i] - base) / UNIT),
+					(unsigned long long)(g.len[i] / UNIT),
+					(unsigned long long)g.pgoff[i], want[i][0], want[i][1]);
 				abort();
+			}
 		}
 	}
 	for (u = s; u < e; u++)
@@ -222,15 +227,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int s = op[1] % UNITS, len = op[2] % (UNITS + 1);
 		struct ref_pid *p = &ref[pid];
 
+		if (getenv("FUZZ_TRACE"))
+			fprintf(stderr, "op %d pid %d s %d len %d b3 %d b4 %d b5 %d b6 %d t %llu\n",
+				kind, pid, s, len, op[3], op[4], op[5], op[6],
+				(unsigned long long)t);
 		switch (kind) {
 		case 0: {	/* a claim, from the jitdump: any time */
 			uint64_t ct = op[3] | (uint64_t)op[4] << 8;
 			uint64_t start = base + s * UNIT, bytes = len * UNIT;
 
+			if (p->nclaims == MAXCL)
+				break;	/* the model is full: no more claims */
 			if (jit_claims__add(jc, pid, start, bytes, ct))
 				abort();
-			if (!len || p->nclaims == MAXCL)
-				break;	/* claims nothing (or the model is full) */
+			if (!len)
+				break;	/* claims nothing */
 			p->known = true;
 			/* past the end of the address space: clamped to it */
 			p->claims[p->nclaims++] = (struct ref_claim){
