@@ -87,23 +87,34 @@ echo "   which stock drops and patched must keep (around the claims)"
 compare data-mmaps -n "$nfuncs" -k "$flips" -s "$samples" -d
 
 echo
-echo "== scaling of the patched filter (K = $flips flips, 100000 samples, 3 runs each;"
-echo "   ns / record = difference of the median user CPU times / anonymous records)"
-printf '%8s %14s %14s %14s %12s %16s\n' functions "stock user s" "patched user s" "anon records" "ns / record" "mmap out / func"
+echo "== scaling of the patched filter (K = $flips flips, 100000 samples): cost measured by"
+echo "   perf record -F 10000 on patched perf inject itself, in jit_claims__mmap() less the"
+echo "   writing of pieces, per anonymous record; jit_claims__add() per claim"
+printf '%8s %14s %14s %16s %16s %16s\n' functions "anon records" "filter (s)" "ns / anon record" "ns / claim" "mmap out / func"
 for n in 1000 10000 100000; do
 	d=$work/scale-$n
 	rm -rf "$d"
 	mkdir -p "$d"
 	"$gen" -o "$d" -n "$n" -k "$flips" -s 100000 >/dev/null
-	measure "$d" "$d/perf.data" 3
-	s=$(median <"$d/stock.user")
-	p=$(median <"$d/patched.user")
-	anon=$((n + flips))
-	printf '%8d %14s %14s %14d %12s %16s\n' "$n" "$s" "$p" "$anon" \
-		"$(awk -v s="$s" -v p="$p" -v a="$anon" 'BEGIN { printf "%.0f", (p - s) * 1e9 / a }')" \
-		"$(awk -v m="$(mmap_records "$d/out.patched")" -v n="$n" 'BEGIN { printf "%.2f", m / n }')"
+	"$TOP/build/patched/perf" record -q -g -e cpu-clock -F 10000 -o "$d/prof.data" -- \
+		"$TOP/build/patched/perf" inject --jit -i "$d/perf.data" -o "$d/out.patched" \
+		2>/dev/null >/dev/null || die "profiled perf inject failed"
+	samples=$("$TOP/build/patched/perf" report -i "$d/prof.data" --stats 2>/dev/null |
+		awk '/SAMPLE events:/ { print $3; exit }')
+	"$TOP/build/patched/perf" report -i "$d/prof.data" --stdio --children --sort sym \
+		2>/dev/null >"$d/prof.txt"
+	awk -v n="$n" -v k="$flips" -v tot="$samples" -v m="$(mmap_records "$d/out.patched")" '
+		/\[\.\] jit_claims__mmap$/ { sub("%", "", $1); trim = $1 }
+		/\[\.\] jit_repipe_mmap_piece$/ { sub("%", "", $1); piece = $1 }
+		/\[\.\] jit_claims__add$/ { sub("%", "", $1); add = $1 }
+		END {
+			f = (trim - piece) / 100 * tot / 10000
+			a = add / 100 * tot / 10000
+			printf "%8d %14d %14.3f %16.0f %16.0f %16.2f\n", n, n + k, f,
+			       f * 1e9 / (n + k), a * 1e9 / n, m / n
+		}' "$d/prof.txt"
 	find "$d" -name 'jitted-*.so' -delete
-	rm -f "$d"/out.*
+	rm -f "$d"/out.* "$d/prof.data"
 done
 
 echo
