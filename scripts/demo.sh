@@ -6,11 +6,8 @@
 # side where each function's samples went.
 . "$(dirname "$0")/lib.sh"
 
-STOCK=$TOP/build/stock/perf
+require_builds stock patched
 PATCHED=$TOP/build/patched/perf
-for p in "$STOCK" "$PATCHED"; do
-	[ -x "$p" ] || die "$p missing: run 'make build'"
-done
 dir=${DEMO_OUT:-$VDIR/demo}
 rm -rf "$dir"
 mkdir -p "$dir"

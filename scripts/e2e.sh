@@ -11,11 +11,9 @@
 # inject keeps every sample.  Stock's numbers are the comparison.
 . "$(dirname "$0")/lib.sh"
 
+require_builds stock patched
 STOCK=$TOP/build/stock/perf
 PATCHED=${PATCHED_PERF:-$TOP/build/patched/perf}	# make check-asan passes its own
-for p in "$STOCK" "$PATCHED"; do
-	[ -x "$p" ] || die "$p missing: run 'make build'"
-done
 OUT=${E2E_OUT:-$VDIR/e2e}
 rm -rf "$OUT"
 mkdir -p "$OUT"

@@ -48,6 +48,14 @@ PERF_MAKE_FLAGS=(
 )
 
 msg() { printf '==> %s\n' "$*" >&2; }
+
+# require_builds FLAVOR...: the perfs a script compares must be built.
+require_builds() {
+	local b
+	for b in "$@"; do
+		[ -x "$TOP/build/$b/perf" ] || die "build/$b/perf missing: run 'make build'"
+	done
+}
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The "nofix" flavour is the series without the patch that makes perf
