@@ -21,9 +21,7 @@ while getopts r:n:k:s: opt; do
 	esac
 done
 
-for b in stock patched; do
-	[ -x "$TOP/build/$b/perf" ] || die "build/$b/perf missing: run 'make build'"
-done
+require_builds stock patched
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
 work=$VDIR/bench
 mkdir -p "$work"
