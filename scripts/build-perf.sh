@@ -39,5 +39,5 @@ if [ "$flavor" != asan ] && grep -q 'warning:' "$log"; then
 	die "$flavor build printed warnings; full log: $log"
 fi
 mkdir -p "$TOP/build"
-ln -sfn "$out" "$TOP/build/$flavor"
+ln -sfn "$out" "$TOP/build/$BPREFIX$flavor"
 "$out/perf" version

@@ -5,7 +5,7 @@
 # changes no byte (zero commit ids, no version signature).
 . "$(dirname "$0")/lib.sh"
 
-tree=$TOP/tree
+tree=$TREE
 [ -d "$tree/.git" ] || die "no tree/: run 'make tree' first"
 if [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
 	git -C "$tree" status --short --untracked-files=no >&2
@@ -15,11 +15,11 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 git -C "$tree" format-patch -q --zero-commit --no-signature --numbered \
 	-o "$out" base..HEAD >/dev/null
-find "$TOP/patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
-: >"$TOP/patches/series"
+find "$PATCHES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
+: >"$PATCHES/series"
 for p in "$out"/*.patch; do
 	[ -e "$p" ] || break
-	cp "$p" "$TOP/patches/"
-	basename "$p" >>"$TOP/patches/series"
+	cp "$p" "$PATCHES/"
+	basename "$p" >>"$PATCHES/series"
 done
-msg "exported $(wc -l <"$TOP/patches/series") patches to patches/"
+msg "exported $(wc -l <"$PATCHES/series") patches to ${PATCHES#$TOP/}/"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Fetch Debian's linux-source-6.12 with apt and extract what perf's build
+# Fetch Debian's linux-source-$BASE with apt (private configuration) and extract what perf's build
 # (tools/perf/MANIFEST) and checkpatch need into $CACHE/VERSION/pristine.
 # Prints the pristine directory.  Does nothing when it is already there.
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +19,8 @@ if [ ! -f "$deb" ]; then
 	# apt's sandbox user cannot write into root's home: download elsewhere.
 	tmpd=$(mktemp -d)
 	chmod 755 "$tmpd"
-	(cd "$tmpd" && apt-get download -q "$PKG=$VERSION" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2 || true)
+	(cd "$tmpd" && papt apt-get download -q "$PKG=$VERSION" 2>&1 |
+		grep -v '^W: Download is performed unsandboxed' >&2 || true)
 	mv "$tmpd"/*.deb "$deb" 2>/dev/null || die "apt-get download $PKG=$VERSION failed"
 	rmdir "$tmpd"
 fi
@@ -30,21 +31,21 @@ msg "extracting the perf subset"
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" --strip-components=3 \
 	"./usr/src/$PKG.tar.xz"
 top=$PKG
-# tools/perf/MANIFEST, then checkpatch.pl with its data files, and the few
-# real files that make the extract a kernel tree in checkpatch's eyes
-# (top_of_kernel_tree()): references for the code we write, too.
+# tools/perf/MANIFEST names what perf's build needs outside tools/; then
+# checkpatch.pl with its data files, and the few real files that make the
+# extract a kernel tree in checkpatch's eyes (top_of_kernel_tree()):
+# references for the code we write, too.
+tar -I 'xz -T0' -xf "$work/$PKG.tar.xz" -C "$work" "$top/tools/perf/MANIFEST"
+mapfile -t manifest < <(grep -v '^tools/' "$work/$top/tools/perf/MANIFEST" |
+	sed "s|^|$top/|")
 tar -I 'xz -T0' -xf "$work/$PKG.tar.xz" -C "$work" --wildcards \
 	--exclude="$top/tools/testing" \
-	"$top/tools" \
-	"$top/arch/*/include/uapi/asm/bpf_perf_event.h" \
-	"$top/arch/arm64/tools" \
-	"$top/scripts/bpf_doc.py" \
-	"$top/kernel/bpf/disasm.[ch]" \
+	"$top/tools" "${manifest[@]}" \
 	"$top/scripts/checkpatch.pl" \
 	"$top/scripts/spelling.txt" \
 	"$top/scripts/const_structs.checkpatch" \
 	"$top/scripts/get_maintainer.pl" \
-	"$top/COPYING" "$top/CREDITS" "$top/Kbuild" "$top/MAINTAINERS" \
+	"$top/CREDITS" "$top/Kbuild" "$top/MAINTAINERS" \
 	"$top/Makefile" "$top/README" \
 	"$top/Documentation/dev-tools/checkpatch.rst" \
 	"$top/Documentation/process/coding-style.rst" \

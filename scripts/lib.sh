@@ -10,24 +10,80 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${PERF_JIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-jit-overlap}
-PKG=linux-source-6.12
+
+# The kernel base: 7.3 (the newest perf Debian serves, trixie-backports;
+# the series mailed upstream) or 6.12 (Debian 12 backports and Debian 13;
+# the backport series for distributions).
+BASE=${BASE:-7.3}
+case "$BASE" in
+7.3)	PATCHES=$TOP/patches TREE=$TOP/tree BPREFIX= ;;
+6.12)	PATCHES=$TOP/patches-6.12 TREE=$TOP/tree-6.12 BPREFIX=6.12- ;;
+*)	echo "error: BASE=$BASE: 7.3 or 6.12" >&2; exit 2 ;;
+esac
+PKG=linux-source-$BASE
+
+# apt through a configuration of our own: its own sources list, lists and
+# cache directories under $CACHE/apt, so nothing of the system's apt
+# setup is read or changed.  Debian's archive keyring signs every suite.
+APTDIR=$CACHE/apt
+APT_OPTS=(
+	-o Dir::Etc::sourcelist="$APTDIR/sources.list"
+	-o Dir::Etc::sourceparts="$APTDIR/sources.list.d"
+	-o Dir::State::Lists="$APTDIR/lists"
+	-o Dir::Cache="$APTDIR/cache"
+	-o Dir::State::status=/dev/null
+	-o Debug::NoLocking=1
+	-o APT::Sandbox::User=root
+)
+
+# papt_update: write the private sources list and refresh its lists when
+# they are missing or older than a day.
+papt_update() {
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg
+	local mirror=http://deb.debian.org/debian
+	mkdir -p "$APTDIR/sources.list.d" "$APTDIR/lists/partial" \
+		"$APTDIR/cache/archives/partial"
+	cat >"$APTDIR/sources.list.new" <<-EOS
+	deb [signed-by=$key] $mirror trixie-backports main
+	deb [signed-by=$key] $mirror-security bookworm-security main
+	deb-src [signed-by=$key] $mirror trixie main
+	EOS
+	if ! cmp -s "$APTDIR/sources.list.new" "$APTDIR/sources.list" ||
+	   [ -z "$(find "$APTDIR/lists" -maxdepth 1 -name '*Release' -mtime -1)" ]; then
+		mv "$APTDIR/sources.list.new" "$APTDIR/sources.list"
+		msg "apt-get update (private configuration in $APTDIR)"
+		# apt's sandbox user cannot write into root's home: say nothing
+		# of it (the lists are verified with the keyring all the same).
+		apt-get "${APT_OPTS[@]}" -o APT::Sandbox::User=root update -qq 2>&1 |
+			grep -v 'unsandboxed' >&2 || true
+		[ -n "$(find "$APTDIR/lists" -maxdepth 1 -name '*Release')" ] ||
+			die "apt-get update with $APTDIR/sources.list failed"
+	fi
+	rm -f "$APTDIR/sources.list.new"
+}
+
+# papt APT-COMMAND ARGS...: apt-get/apt-cache with the private configuration.
+papt() {
+	local cmd=$1
+	shift
+	"$cmd" "${APT_OPTS[@]}" "$@"
+}
+
+msg() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The package version: DEB_VERSION from make/environment, else the
-# candidate apt would install.
+# candidate of the private apt configuration.
 deb_version() {
 	if [ -n "${DEB_VERSION:-}" ]; then
 		echo "$DEB_VERSION"
 		return
 	fi
 	local v
-	v=$(apt-cache policy "$PKG" 2>/dev/null | awk '/Candidate:/ { print $2 }')
+	papt_update
+	v=$(papt apt-cache policy "$PKG" 2>/dev/null | awk '/Candidate:/ { print $2 }')
 	if [ -z "$v" ] || [ "$v" = "(none)" ]; then
-		apt-get update -qq >&2
-		v=$(apt-cache policy "$PKG" | awk '/Candidate:/ { print $2 }')
-	fi
-	if [ -z "$v" ] || [ "$v" = "(none)" ]; then
-		echo "error: apt knows no candidate for $PKG" >&2
-		exit 1
+		die "apt knows no candidate for $PKG (sources: $APTDIR/sources.list)"
 	fi
 	echo "$v"
 }
@@ -45,18 +101,19 @@ PERF_MAKE_FLAGS=(
 	NO_LIBLLVM=1 NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_LIBNUMA=1 NO_LIBZSTD=1
 	NO_LIBCAP=1 NO_LIBPFM4=1 NO_CAPSTONE=1 NO_SDT=1 NO_LIBDEBUGINFOD=1
 	NO_SHELLCHECK=1 NO_LIBAUDIT=1
+	# 7.3: libunwind is opt-in; the rust workload needs a rustc (and
+	# breaks the archive step with the system's LLVM).  6.12 ignores both.
+	LIBUNWIND=1 NO_RUST=1
 )
-
-msg() { printf '==> %s\n' "$*" >&2; }
 
 # require_builds FLAVOR...: the perfs a script compares must be built.
 require_builds() {
 	local b
 	for b in "$@"; do
-		[ -x "$TOP/build/$b/perf" ] || die "build/$b/perf missing: run 'make build'"
+		[ -x "$TOP/build/$BPREFIX$b/perf" ] ||
+			die "build/$BPREFIX$b/perf missing: run 'make build BASE=$BASE'"
 	done
 }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The "nofix" flavour is the series without the patch that makes perf
 # inject use the claims: the tests must fail on it.
@@ -66,14 +123,14 @@ NOFIX_DROP='*-perf-inject-Trim-anonymous-mmaps-*'
 # without the fix; for FLAVOR=upto-K, the first K).
 series_files() {
 	local f n=0
-	[ -f "$TOP/patches/series" ] || return 0
+	[ -f "$PATCHES/series" ] || return 0
 	while read -r f; do
 		case "$f" in ''|'#'*) continue ;; esac
 		n=$((n + 1))
 		[[ ${FLAVOR:-} == upto-* && $n -gt ${FLAVOR#upto-} ]] && break
 		# shellcheck disable=SC2053
 		[[ ${FLAVOR:-} == nofix && $f == $NOFIX_DROP ]] && continue
-		[ -f "$TOP/patches/$f" ] || die "patches/series names missing $f"
-		echo "$TOP/patches/$f"
-	done <"$TOP/patches/series"
+		[ -f "$PATCHES/$f" ] || die "$PATCHES/series names missing $f"
+		echo "$PATCHES/$f"
+	done <"$PATCHES/series"
 }

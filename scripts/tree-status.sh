@@ -4,7 +4,7 @@
 # git patch-id: messages, dates and offsets aside) and no uncommitted edit.
 . "$(dirname "$0")/lib.sh"
 
-tree=$TOP/tree
+tree=$TREE
 [ -d "$tree/.git" ] || { echo "no tree/"; exit 0; }
 dirty=$(git -C "$tree" status --porcelain --untracked-files=no)
 if [ -n "$dirty" ]; then

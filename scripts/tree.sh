@@ -6,7 +6,7 @@
 # patches/ does not have.
 . "$(dirname "$0")/lib.sh"
 
-tree=$TOP/tree
+tree=$TREE
 "$TOP/scripts/fetch-source.sh" >/dev/null
 
 if [ -d "$tree/.git" ]; then
