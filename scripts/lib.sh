@@ -115,8 +115,11 @@ require_builds() {
 	done
 }
 
-# The "nofix" flavour is the series without the patch that makes perf
-# inject use the claims: the tests must fail on it.
+# The "nofix" flavour shows that the tests catch the bug: the whole series
+# with tests/nofix/$BASE.patch on top, which makes the claims keep every
+# anonymous record (perf before v5.9).  Where no such patch exists, the
+# series without the patch that makes perf inject use the claims.
+NOFIX_PATCH=$TOP/tests/nofix/$BASE.patch
 NOFIX_DROP='*-perf-inject-Trim-anonymous-mmaps-*'
 
 # The patch files named by patches/series, in order (for FLAVOR=nofix,
@@ -129,8 +132,12 @@ series_files() {
 		n=$((n + 1))
 		[[ ${FLAVOR:-} == upto-* && $n -gt ${FLAVOR#upto-} ]] && break
 		# shellcheck disable=SC2053
-		[[ ${FLAVOR:-} == nofix && $f == $NOFIX_DROP ]] && continue
+		[[ ${FLAVOR:-} == nofix && ! -f $NOFIX_PATCH && $f == $NOFIX_DROP ]] &&
+			continue
 		[ -f "$PATCHES/$f" ] || die "$PATCHES/series names missing $f"
 		echo "$PATCHES/$f"
 	done <"$PATCHES/series"
+	if [[ ${FLAVOR:-} == nofix && -f $NOFIX_PATCH ]]; then
+		echo "$NOFIX_PATCH"
+	fi
 }
