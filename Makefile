@@ -8,7 +8,8 @@ SHELL := /bin/bash
 export DEB_VERSION
 
 .PHONY: all help deps source stock patched build tree export tree-status \
-	parity fuzz check-asan bisect checkpatch check demo e2e bench clean-cache
+	parity fuzz check-asan build-variants bisect checkpatch check demo e2e bench python313 \
+	clean-cache
 
 all: demo ## build the perfs and run the demo (the main job)
 
@@ -48,6 +49,9 @@ fuzz: deps ## libFuzzer on the trimming rule against a naive reference (FUZZ_SEC
 check-asan: deps ## patched perf with ASan+UBSan: the series' tests and e2e clients under it
 	@scripts/check-asan.sh
 
+build-variants: deps ## the patched perf with NO_LIBELF=1 and NO_LIBDW=1: warning-free, test passes
+	@scripts/build-variants.sh
+
 bisect: deps ## build every prefix of the series (bisectable), run the test where it exists
 	@scripts/bisect-check.sh
 
@@ -60,8 +64,11 @@ check: deps ## build both perfs and run every test; ends with "N passed, N faile
 demo: build ## the main job: stock vs patched attribution on the jitloop workload
 	@scripts/demo.sh
 
-e2e: build ## real JIT runtimes (jitloop, lli, node), stock vs patched table
+e2e: build python313 ## real JIT runtimes (jitdump, lli, node, CPython): patched never worse than stock
 	@scripts/e2e.sh
+
+python313: deps ## build CPython 3.13 (-Xperf_jit) from Debian's source into the cache, once
+	@scripts/python313.sh
 
 bench: build ## perf inject --jit benchmark: stock vs patched medians and ratios, scaling
 	@scripts/bench.sh

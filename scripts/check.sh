@@ -30,13 +30,12 @@ run_test() {
 	esac
 }
 
-# perf_test FLAVOR NAME: run one perf self-test or shell test by name and
-# map its verdict line to our exit codes.
+# perf_test DIR NAME: run one perf self-test or shell test by name in the
+# build directory DIR and map its verdict line to our exit codes.
 perf_test() {
-	local flavor=$1 name=$2 out
+	local dir=$1 name=$2 out
 	# Shell tests find perf in PATH and libperf-jvmti.so in the cwd.
-	out=$(cd "$BUILDS/$flavor" && PATH=$BUILDS/$flavor:$PATH \
-		timeout 900 ./perf test -v "$name" 2>&1) || true
+	out=$(cd "$dir" && PATH=$dir:$PATH timeout 900 ./perf test -v "$name" 2>&1) || true
 	echo "$out"
 	if echo "$out" | grep -qE '^ *[0-9.]+: .*: FAILED'; then
 		return 1
@@ -60,39 +59,62 @@ expect_fail() {
 	return 0
 }
 
-run_test "build: stock perf" "$TOP/scripts/build-perf.sh" stock
-run_test "build: patched perf" "$TOP/scripts/build-perf.sh" patched
-run_test "build: nofix perf (the series without the inject fix)" \
-	"$TOP/scripts/build-perf.sh" nofix
-for f in stock patched nofix; do
-	[ -x "$BUILDS/$f/perf" ] || die "no $f perf: see $LOGS"
-done
-run_test "checkpatch --strict over patches/" "$TOP/scripts/checkpatch.sh"
-run_test "bisectable: every prefix of the series builds (make bisect)" \
-	"$TOP/scripts/bisect-check.sh"
-run_test "harness: make tree + make export reproduce patches/" \
-	"$TOP/tests/export-roundtrip.sh"
-run_test "harness: build options (libelf, libdw, zlib, libunwind on)" \
-	"$TOP/tests/build-options.sh"
+# python_test DIR: upstream's CPython jitdump test, on CPython 3.13.
+python_test() {
+	local py
+	py=$("$TOP/scripts/python313.sh") || return 1
+	( export PYTHON=$py; perf_test "$1" 'python profiling with jitdump' )
+}
 
-for f in stock patched; do
-	run_test "$f: perf test jit_write_elf" perf_test "$f" jit_write_elf
-done
-run_test "patched: perf test 'Test java symbol'" perf_test patched 'Test java symbol'
-run_test "patched: perf test 'pipe recording and injection'" \
-	perf_test patched 'pipe recording and injection'
-run_test "patched: perf test jit-mmap-overlap" perf_test patched jit-mmap-overlap
-run_test "nofix: perf test jit-mmap-overlap fails without the fix" \
-	expect_fail perf_test nofix jit-mmap-overlap
-run_test "patched: perf test 'keeps JIT samples attributed (jitloop)'" \
-	perf_test patched 'keeps JIT samples attributed'
-run_test "nofix: the jitloop shell test fails without the fix" \
-	expect_fail perf_test nofix 'keeps JIT samples attributed'
+run_test "build: CPython 3.13 from Debian's source (make python313)" \
+	"$TOP/scripts/python313.sh"
 
+# check_base BASE: everything that runs on each kernel base.
+check_base() {
+	local base=$1 builds f
+	builds=$(BASE=$base bash -c ". '$TOP/scripts/lib.sh'; echo \$BUILDS")
+	for f in stock patched nofix; do
+		run_test "$base: build $f perf" env BASE="$base" "$TOP/scripts/build-perf.sh" $f
+		[ -x "$builds/$f/perf" ] || die "no $base $f perf: see $LOGS"
+	done
+	run_test "$base: checkpatch --strict over the series" \
+		env BASE="$base" "$TOP/scripts/checkpatch.sh"
+	run_test "$base: bisectable, every prefix builds (make bisect)" \
+		env BASE="$base" "$TOP/scripts/bisect-check.sh"
+	run_test "$base: make tree + make export reproduce the series" \
+		env BASE="$base" "$TOP/tests/export-roundtrip.sh"
+	run_test "$base: build options (libelf, libdw, zlib, libunwind on)" \
+		env BASE="$base" "$TOP/tests/build-options.sh"
+	for f in stock patched; do
+		run_test "$base $f: perf test jit_write_elf" perf_test "$builds/$f" jit_write_elf
+		run_test "$base $f: perf test 'python profiling with jitdump' (CPython 3.13)" \
+			python_test "$builds/$f"
+	done
+	run_test "$base patched: perf test 'Test java symbol'" \
+		perf_test "$builds/patched" 'Test java symbol'
+	run_test "$base patched: perf test 'pipe recording and injection'" \
+		perf_test "$builds/patched" 'pipe recording and injection'
+	run_test "$base patched: perf test jit-mmap-overlap" \
+		perf_test "$builds/patched" jit-mmap-overlap
+	run_test "$base nofix: perf test jit-mmap-overlap fails without the fix" \
+		expect_fail perf_test "$builds/nofix" jit-mmap-overlap
+	run_test "$base patched: perf test 'perf inject --jit over merged anonymous mmaps'" \
+		perf_test "$builds/patched" 'merged anonymous mmaps'
+	run_test "$base nofix: the shell test fails without the fix" \
+		expect_fail perf_test "$builds/nofix" 'merged anonymous mmaps'
+	run_test "$base e2e: real JIT runtimes, patched never worse than stock (make e2e)" \
+		env BASE="$base" "$TOP/scripts/e2e.sh"
+	cat "$LOGS/${base}_e2e"*.log 2>/dev/null | grep -v '^details' || true
+}
+
+for base in 7.3 6.12; do
+	check_base "$base"
+done
+
+run_test "7.3: every configuration builds (make build-variants)" \
+	"$TOP/scripts/build-variants.sh"
 run_test "fuzz: trimming rule vs reference, jitdump parsing; 30 s each (make fuzz)" \
 	"$TOP/scripts/fuzz.sh" 30
-run_test "e2e: real JIT runtimes, stock vs patched (make e2e)" "$TOP/scripts/e2e.sh"
-cat "$LOGS/e2e_"*.log 2>/dev/null | grep -v '^details' || true
 run_test "demo: make's main job runs" "$TOP/scripts/demo.sh"
 
 echo "$passed passed, $failed failed, $skipped skipped"

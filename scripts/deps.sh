@@ -9,6 +9,8 @@ PKGS=(
 	liblzma-dev libunwind-dev libtraceevent-dev libssl-dev python3-dev
 	openjdk-17-jdk-headless rsync xz-utils time
 	llvm-14 clang libclang-rt-14-dev nodejs
+	# CPython 3.13 (scripts/python313.sh): zlib, ssl, lzma above, and
+	libffi-dev libbz2-dev
 )
 
 missing=()

@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Where did perf put the samples of JIT code?  Ground truth from the jitdump.
+"""Where did perf put the samples and callchain frames of JIT code?
 
-usage: jit-attribution.py [--perf-map FILE] [--per-function] JITDUMP SCRIPT
+usage: jit-attribution.py [--perf-map FILE] [--perf-data FILE] [--samples-in N]
+                          [--per-function] JITDUMP SCRIPT
+       jit-attribution.py --gate STOCK.json PATCHED.json
 
-SCRIPT is the output of `perf script -F time,ip,sym,dso --ns`.  A sample is
-in JIT code when a JIT_CODE_LOAD (or JIT_CODE_MOVE) of the jitdump made
-before the sample's time covers its IP; the newest such load is the right
-function, and perf is right when it resolved the sample to that load's
-jitted-PID-INDEX.so.  Samples in ranges of the perf map (and in no load) are
-right when perf resolved them to the map's symbol.
+SCRIPT is the output of `perf script -F time,ip,sym,dso --ns`, with or
+without callchains.  Ground truth is the jitdump itself: an address is in
+JIT code when a JIT_CODE_LOAD (or JIT_CODE_MOVE) made before the sample's
+time covers it, the newest such load is the right function, and perf is
+right when it resolved the address to that load's jitted-PID-INDEX.so (for
+a callchain frame, also to the load's symbol, e.g. CPython's py::f:file).
+Samples in ranges of the perf map (and in no load) are right when perf
+resolved them to the map's symbol.
 
-Prints one JSON object of counts; with --per-function, also the counts per
-function and the places perf put its samples.
+Prints one JSON object of counts (keys: see FIGURES and COUNTS; with
+--samples-in, the number of samples perf inject read, also "dropped"); with
+--per-function, also the counts per function and the places perf put its
+samples.  With --gate, compares two such objects and prints one line per
+figure on which PATCHED is worse than STOCK; exits 1 when there is one.
 """
 import collections
 import json
@@ -21,19 +28,37 @@ import struct
 import sys
 
 JIT_CODE_LOAD, JIT_CODE_MOVE = 0, 1
+JITDUMP_FLAGS_ARCH_TIMESTAMP = 1
+PERF_RECORD_TIME_CONV = 79
 PAGE = 4096
 
-LINE = re.compile(r'^\s*(?:\S+\s+)*?(\d+)\.(\d+):\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$')
+# The figures the gate compares: key, what it is, is more better?
+FIGURES = (
+    ('right', 'JIT samples right', True),
+    ('cc_right', 'callchain JIT frames right', True),
+    ('cc_lost', 'callchain JIT frames lost', False),
+    ('depth', 'deepest JIT chain', True),
+    ('perfmap_right', 'perf-map samples right', True),
+    ('anon_unknown', 'samples in //anon or [unknown]', False),
+    ('dropped', 'samples dropped by inject', False),
+)
+COUNTS = ('samples', 'jit', 'right', 'anon', 'unknown', 'anon_unknown',
+          'perfmap', 'perfmap_right', 'perfmap_unknown',
+          'callchains', 'cc_jit', 'cc_right', 'cc_lost', 'depth')
+
+HEAD = re.compile(r'^\s*(?:\S+\s+)*?(\d+)\.(\d+):\s*(.*)$')
+FRAME = re.compile(r'^\s*([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$')
 
 
 def read_jitdump(path):
-    """[(time, start, end, index, name)] of the code loads and moves."""
+    """pid, flags, [(time, start, end, index, name)] of the loads and moves."""
     with open(path, 'rb') as f:
         data = f.read()
     magic, = struct.unpack_from('<I', data, 0)
     end = '<' if magic == 0x4A695444 else '>'
     hdr_size, = struct.unpack_from(end + 'I', data, 8)
     pid, = struct.unpack_from(end + 'I', data, 20)
+    flags, = struct.unpack_from(end + 'Q', data, 32)
     loads, pos = [], hdr_size
     while pos + 16 <= len(data):
         rid, size, ts = struct.unpack_from(end + 'IIQ', data, pos)
@@ -48,7 +73,36 @@ def read_jitdump(path):
             _, _, _, _, new, csize, index = struct.unpack_from(end + 'IIQQQQQ', data, pos + 16)
             loads.append((ts, new, new + csize, index, 'moved#%d' % index))
         pos += size
-    return pid, sorted(loads)
+    return pid, flags, sorted(loads)
+
+
+def read_time_conv(path):
+    """A function from TSC to perf time, from a perf.data's TIME_CONV."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:8] != b'PERFILE2':
+        sys.exit('%s: not a perf.data file' % path)
+    offset, size = struct.unpack_from('<QQ', data, 40)
+    pos = offset
+    while pos + 8 <= offset + size:
+        rtype, _, rsize = struct.unpack_from('<IHH', data, pos)
+        if rsize < 8:
+            break
+        if rtype == PERF_RECORD_TIME_CONV:
+            shift, mult, zero = struct.unpack_from('<QQQ', data, pos + 8)
+            cycles = mask = short = 0
+            if rsize >= 8 + 5 * 8 + 2:
+                cycles, mask = struct.unpack_from('<QQ', data, pos + 32)
+                short = data[pos + 49]
+
+            def to_perf_time(cyc):
+                if short:
+                    cyc = cycles + ((cyc - cycles) & mask)
+                quot, rem = cyc >> shift, cyc & ((1 << shift) - 1)
+                return zero + quot * mult + ((rem * mult) >> shift)
+            return to_perf_time
+        pos += rsize
+    sys.exit('%s: no PERF_RECORD_TIME_CONV for the arch timestamps' % path)
 
 
 def read_perf_map(path):
@@ -66,13 +120,38 @@ def read_perf_map(path):
     return ranges
 
 
-def main(argv):
-    perf_map, per_function = None, False
+def read_samples(path):
+    """Yield (time in ns, [(ip, sym, dso)], leaf first) per sample."""
+    t, frames = None, []
+    with open(path, errors='replace') as f:
+        for line in f:
+            h = HEAD.match(line)
+            if h and not FRAME.match(line):
+                if t is not None:
+                    yield t, frames
+                t = int(h.group(1)) * 1000000000 + int(h.group(2).ljust(9, '0')[:9])
+                frames = []
+                line = h.group(3)
+                if not line.strip():
+                    continue
+            m = FRAME.match(line)
+            if m and t is not None:
+                frames.append((int(m.group(1), 16), m.group(2), m.group(3)))
+    if t is not None:
+        yield t, frames
+
+
+def attribute(argv):
+    perf_map, perf_data, per_function, samples_in = None, None, False, None
     args = []
     it = iter(argv)
     for a in it:
         if a == '--perf-map':
             perf_map = next(it)
+        elif a == '--perf-data':
+            perf_data = next(it)
+        elif a == '--samples-in':
+            samples_in = int(next(it))
         elif a == '--per-function':
             per_function = True
         else:
@@ -80,56 +159,101 @@ def main(argv):
     if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    pid, loads = read_jitdump(args[0])
+    pid, flags, loads = read_jitdump(args[0])
+    if flags & JITDUMP_FLAGS_ARCH_TIMESTAMP:
+        if not perf_data:
+            sys.exit('%s has arch timestamps: give --perf-data' % args[0])
+        conv = read_time_conv(perf_data)
+        loads = [(conv(ld[0]),) + ld[1:] for ld in loads]
     by_page = collections.defaultdict(list)
     for load in loads:
         for page in range(load[1] // PAGE, (load[2] - 1) // PAGE + 1):
             by_page[page].append(load)
     pmap = read_perf_map(perf_map)
 
+    def load_at(ip, t):
+        best = None
+        for load in by_page.get(ip // PAGE, ()):
+            if load[0] <= t and load[1] <= ip < load[2]:
+                if best is None or load[0] >= best[0]:
+                    best = load
+        return best
+
     c = collections.Counter()
     funcs = collections.defaultdict(collections.Counter)
-    with open(args[1], errors='replace') as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            t = int(m.group(1)) * 1000000000 + int(m.group(2).ljust(9, '0')[:9])
-            ip, sym, dso = int(m.group(3), 16), m.group(4), m.group(5)
-            c['samples'] += 1
-            best = None
-            for load in by_page.get(ip // PAGE, ()):
-                if load[0] <= t and load[1] <= ip < load[2]:
-                    if best is None or load[0] >= best[0]:
-                        best = load
-            where = 'unknown' if dso == '[unknown]' else ('anon' if 'anon' in dso else None)
-            if best:
-                c['jit'] += 1
-                right = dso.endswith('/jitted-%d-%d.so' % (pid, best[3]))
-                c['right'] += right
-                if where:
-                    c[where] += 1
-                funcs[best[4]]['samples'] += 1
-                funcs[best[4]]['right'] += right
-                funcs[best[4]]['%s %s' % (sym, dso.rsplit('/', 1)[-1])] += 1
-                continue
-            for start, stop, name in pmap:
-                if start <= ip < stop:
-                    c['perfmap'] += 1
-                    c['perfmap_right'] += sym == name
-                    if where == 'unknown':
-                        c['perfmap_unknown'] += 1
-                    funcs[name]['samples'] += 1
-                    funcs[name]['right'] += sym == name
-                    funcs[name]['%s %s' % (sym, dso.rsplit('/', 1)[-1])] += 1
-                    break
-    out = {k: c[k] for k in ('samples', 'jit', 'right', 'anon', 'unknown',
-                             'perfmap', 'perfmap_right', 'perfmap_unknown')}
+    for t, frames in read_samples(args[1]):
+        if not frames:
+            continue
+        c['samples'] += 1
+        ip, sym, dso = frames[0]
+        where = 'unknown' if dso == '[unknown]' else ('anon' if 'anon' in dso else None)
+        c['anon_unknown'] += where is not None
+        if len(frames) > 1:
+            c['callchains'] += 1
+            depth = 0
+            for fip, fsym, fdso in frames:
+                fload = load_at(fip, t)
+                if not fload:
+                    continue
+                c['cc_jit'] += 1
+                if fsym == fload[4] and fdso.endswith('/jitted-%d-%d.so' % (pid, fload[3])):
+                    c['cc_right'] += 1
+                    depth += 1
+                else:
+                    c['cc_lost'] += 1
+            c['depth'] = max(c['depth'], depth)
+        best = load_at(ip, t)
+        if best:
+            c['jit'] += 1
+            right = dso.endswith('/jitted-%d-%d.so' % (pid, best[3]))
+            c['right'] += right
+            if where:
+                c[where] += 1
+            funcs[best[4]]['samples'] += 1
+            funcs[best[4]]['right'] += right
+            funcs[best[4]]['%s %s' % (sym, dso.rsplit('/', 1)[-1])] += 1
+            continue
+        for start, stop, name in pmap:
+            if start <= ip < stop:
+                c['perfmap'] += 1
+                c['perfmap_right'] += sym == name
+                if where == 'unknown':
+                    c['perfmap_unknown'] += 1
+                funcs[name]['samples'] += 1
+                funcs[name]['right'] += sym == name
+                funcs[name]['%s %s' % (sym, dso.rsplit('/', 1)[-1])] += 1
+                break
+    out = {k: c[k] for k in COUNTS}
+    if samples_in is not None:
+        out['dropped'] = samples_in - c['samples']
     if per_function:
         out['functions'] = {name: dict(cnt) for name, cnt in funcs.items()}
     json.dump(out, sys.stdout)
     print()
     return 0
+
+
+def gate(stock_path, patched_path):
+    with open(stock_path) as f:
+        stock = json.load(f)
+    with open(patched_path) as f:
+        patched = json.load(f)
+    worse = 0
+    for key, what, more_is_better in FIGURES:
+        s, p = stock.get(key, 0), patched.get(key, 0)
+        if (p < s) if more_is_better else (p > s):
+            print('%s: stock %d, patched %d' % (what, s, p))
+            worse += 1
+    return 1 if worse else 0
+
+
+def main(argv):
+    if argv[:1] == ['--gate']:
+        if len(argv) != 3:
+            print(__doc__, file=sys.stderr)
+            return 2
+        return gate(argv[1], argv[2])
+    return attribute(argv)
 
 
 if __name__ == '__main__':
