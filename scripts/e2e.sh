@@ -27,6 +27,10 @@ else
 	PATCHED=$TOP/build/${BPREFIX}patched/perf
 fi
 OUT=${E2E_OUT:-$VDIR/e2e}
+# CPython's jitdump and inject's jitted-PID-N.so of it are in /tmp; they
+# stay there for later looks at $OUT/python (and make bench) until the next run.
+old=$(awk '/^pid / { print $2 }' "$OUT/python/out" 2>/dev/null || true)
+[ -z "$old" ] || rm -f "/tmp/jit-$old.dump" /tmp/jitted-"$old"-*.so
 rm -rf "$OUT"
 mkdir -p "$OUT"
 clients=("$@")
@@ -158,9 +162,6 @@ for client in "${clients[@]}"; do
 		fi
 	fi
 	rm -f "$map"
-	if [ "$client" = python ]; then
-		rm -f "$dump" /tmp/jitted-"$wpid"-*.so
-	fi
 done
 echo "details: $OUT/<client>/ (perf.data, perf.{stock,patched}.data, counts.*.json)"
 echo "chain ok/lost: callchain frames in JIT code resolved right / lost (//anon, [unknown]," \
