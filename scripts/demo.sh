@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The main job: record the jitloop workload (six JITed functions in growing
-# anonymous memory, plus a loop that only /tmp/perf-PID.map describes),
+# The main job: record perf's jitdump workload with arguments (six JITed
+# functions in growing anonymous memory, plus a loop that only
+# /tmp/perf-PID.map describes),
 # inject its jitdump with the stock and the patched perf, and show side by
 # side where each function's samples went.
 . "$(dirname "$0")/lib.sh"
 
 require_builds stock patched
-PATCHED=$TOP/build/patched/perf
+PATCHED=$TOP/build/${BPREFIX}patched/perf
 dir=${DEMO_OUT:-$VDIR/demo}
 rm -rf "$dir"
 mkdir -p "$dir"
 
-if ! JITDUMPDIR=$dir "$PATCHED" record -q -k mono -e cpu-clock -o "$dir/perf.data" -- \
-	"$PATCHED" test -w jitloop 6 200 perfmap >"$dir/layout" 2>"$dir/record.err"; then
+# The workload writes its jitdump (jit-PID.dump) in the current directory.
+if ! (cd "$dir" && "$PATCHED" record -q -k mono -e cpu-clock -o "$dir/perf.data" -- \
+	"$PATCHED" test -w jitdump 6 200 perfmap >"$dir/layout" 2>"$dir/record.err"); then
 	cat "$dir/record.err" >&2
 	die "perf record failed (is perf_event_paranoid too strict? try as root)"
 fi
@@ -24,7 +26,7 @@ map=/tmp/perf-$wpid.map
 trap 'rm -f "$map"' EXIT
 
 for build in stock patched; do
-	perf=$TOP/build/$build/perf
+	perf=$TOP/build/$BPREFIX$build/perf
 	"$perf" inject --jit -i "$dir/perf.data" -o "$dir/perf.$build.data" 2>"$dir/inject.$build.err" ||
 		die "$build perf inject failed: $dir/inject.$build.err"
 	"$perf" script -i "$dir/perf.$build.data" -F time,ip,sym,dso --ns \
@@ -50,13 +52,13 @@ def where(counts):
         place = '%s in %s' % (sym, dso.replace(pid, 'PID'))
     return '%-34s %3d%%' % (place, round(100 * n / counts['samples']))
 
-print('perf inject --jit on the jitloop workload: 6 JITed functions whose')
+print('perf inject --jit on perf test -w jitdump 6 200 perfmap: 6 JITed functions whose')
 print('anonymous pages merge into one growing mapping, and one loop described')
 print('only by /tmp/perf-PID.map.  Where each function\'s samples went:')
 print()
-print('%-13s %7s  %-39s  %-39s' % ('function', 'samples', 'stock perf', 'patched perf'))
-for name in sorted(patched, key=lambda n: (n.startswith('jitloop_stub'), n)):
-    print('%-13s %7d  %-39s  %-39s' % (name, patched[name]['samples'],
+print('%-16s %7s  %-39s  %-39s' % ('function', 'samples', 'stock perf', 'patched perf'))
+for name in sorted(patched, key=lambda n: (n.startswith('jitdump_perfmap'), n)):
+    print('%-16s %7d  %-39s  %-39s' % (name, patched[name]['samples'],
                                       where(stock.get(name, {'samples': 1})),
                                       where(patched[name])))
 PY

@@ -1,23 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Both builds are perf 6.12.x with what jitdump handling needs turned on,
-# and have `perf inject --jit`.
-set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+# The stock and patched builds of $BASE are perf $BASE.x with what jitdump
+# handling needs turned on, and have `perf inject --jit`.
+. "$(dirname "$0")/../scripts/lib.sh"
+
 for f in stock patched; do
-	perf=$top/build/$f/perf
+	perf=$BUILDS/$f/perf
 	ver=$("$perf" version)
-	echo "$f: $ver"
-	[[ $ver == "perf version 6.12."* ]] || { echo "$f: not 6.12.x"; exit 1; }
+	echo "$BASE $f: $ver"
+	[[ $ver == "perf version $BASE."* ]] || die "$f: not $BASE.x"
 	opts=$("$perf" version --build-options)
-	for o in libelf libdw-dwarf-unwind zlib libunwind libcrypto; do
-		grep -qE "^ *$o: \[ on  \]" <<<"$opts" ||
-			{ echo "$f: $o is not on"; exit 1; }
+	for o in libelf libdw-dwarf-unwind zlib libunwind; do
+		grep -qE "^ *$o: \[ on  \]" <<<"$opts" || die "$f: $o is not on"
 	done
 	help=$("$perf" inject -h 2>&1 || true)
-	grep -q -- '--jit' <<<"$help" ||
-		{ echo "$f: perf inject has no --jit"; exit 1; }
-	[ -f "$top/build/$f/libperf-jvmti.so" ] ||
-		{ echo "$f: no libperf-jvmti.so"; exit 1; }
+	grep -q -- '--jit' <<<"$help" || die "$f: perf inject has no --jit"
+	[ -f "$BUILDS/$f/libperf-jvmti.so" ] || die "$f: no libperf-jvmti.so"
 done
 echo ok

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# usage: build-variants.sh [VARIANT...]   (default: no-libelf no-libdw)
+# Build the patched perf in the configurations perf's `make build-test`
+# would flag for the files the series touches: without libelf (no jitdump
+# support at all, so no perf inject --jit) and without libdw.  Each must
+# build warning-free, and perf test jit-mmap-overlap (which needs neither)
+# must pass.
+. "$(dirname "$0")/lib.sh"
+
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(no-libelf no-libdw)
+src=$("$TOP/scripts/prepare-src.sh" patched)
+fail=0
+for v in "${variants[@]}"; do
+	case "$v" in
+	no-libelf) flags=(NO_LIBELF=1) ;;
+	no-libdw) flags=(NO_LIBDW=1) ;;
+	*) echo "usage: $0 [no-libelf|no-libdw]..." >&2; exit 2 ;;
+	esac
+	out=$BUILDS/variant-$v
+	mkdir -p "$out"
+	if ! make -C "$src/tools/perf" O="$out" "${PERF_MAKE_FLAGS[@]}" "${flags[@]}" \
+		-j"$(nproc)" >"$out.log" 2>&1; then
+		echo "FAIL $v (${flags[*]}): build failed (log: $out.log)"
+		grep -m10 'error\|warning:' "$out.log"
+		fail=1
+		continue
+	fi
+	if grep -q 'warning:' "$out.log"; then
+		echo "FAIL $v (${flags[*]}): warnings (log: $out.log)"
+		grep 'warning:' "$out.log" | head
+		fail=1
+		continue
+	fi
+	res=$(cd "$out" && ./perf test jit-mmap-overlap 2>&1)
+	if grep -q FAILED <<<"$res" || ! grep -q ': Ok' <<<"$res"; then
+		echo "FAIL $v (${flags[*]}): perf test jit-mmap-overlap"
+		echo "$res"
+		fail=1
+		continue
+	fi
+	echo "ok   $v (${flags[*]}): builds warning-free, jit-mmap-overlap passes," \
+		"$("$out/perf" inject -h 2>&1 | grep -q -- '--jit' && echo 'inject has --jit' ||
+		echo 'inject has no --jit')"
+done
+exit $fail
