@@ -38,7 +38,7 @@ measure() {
 	for ((i = 0; i < n; i++)); do
 		for b in stock patched; do
 			t0=$(date +%s%N)
-			/usr/bin/time -f '%U %M' -o "$dir/time" "$TOP/build/$b/perf" inject --jit \
+			/usr/bin/time -f '%U %M' -o "$dir/time" "$TOP/build/$BPREFIX$b/perf" inject --jit \
 				-i "$in" -o "$dir/out.$b" 2>/dev/null >/dev/null ||
 				die "$b perf inject failed on $in"
 			t1=$(date +%s%N)
@@ -51,7 +51,7 @@ measure() {
 }
 
 mmap_records() {
-	"$TOP/build/patched/perf" report --stats -i "$1" 2>/dev/null |
+	"$TOP/build/${BPREFIX}patched/perf" report --stats -i "$1" 2>/dev/null |
 		awk '/ MMAP2? events:/ { n += $3 } END { print n + 0 }'
 }
 
@@ -94,16 +94,16 @@ for n in 1000 10000 100000; do
 	rm -rf "$d"
 	mkdir -p "$d"
 	"$gen" -o "$d" -n "$n" -k "$flips" -s 100000 >/dev/null
-	"$TOP/build/patched/perf" record -q -g -e cpu-clock -F 10000 -o "$d/prof.data" -- \
-		"$TOP/build/patched/perf" inject --jit -i "$d/perf.data" -o "$d/out.patched" \
+	"$TOP/build/${BPREFIX}patched/perf" record -q -g -e cpu-clock -F 10000 -o "$d/prof.data" -- \
+		"$TOP/build/${BPREFIX}patched/perf" inject --jit -i "$d/perf.data" -o "$d/out.patched" \
 		2>/dev/null >/dev/null || die "profiled perf inject failed"
-	samples=$("$TOP/build/patched/perf" report -i "$d/prof.data" --stats 2>/dev/null |
+	samples=$("$TOP/build/${BPREFIX}patched/perf" report -i "$d/prof.data" --stats 2>/dev/null |
 		awk '/SAMPLE events:/ { print $3; exit }')
-	"$TOP/build/patched/perf" report -i "$d/prof.data" --stdio --children --sort sym \
+	"$TOP/build/${BPREFIX}patched/perf" report -i "$d/prof.data" --stdio --children --sort sym \
 		2>/dev/null >"$d/prof.txt"
 	awk -v n="$n" -v k="$flips" -v tot="$samples" -v m="$(mmap_records "$d/out.patched")" '
 		/\[\.\] jit_claims__mmap$/ { sub("%", "", $1); trim = $1 }
-		/\[\.\] jit_repipe_mmap_piece$/ { sub("%", "", $1); piece = $1 }
+		/\[\.\] perf_inject__jit_mmap_piece$/ { sub("%", "", $1); piece = $1 }
 		/\[\.\] jit_claims__add$/ { sub("%", "", $1); add = $1 }
 		END {
 			f = (trim - piece) / 100 * tot / 10000

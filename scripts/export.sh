@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Write tree/'s commits (base..HEAD) back to patches/ with git format-patch
-# and rewrite patches/series.  Idempotent: exporting an unchanged tree
-# changes no byte (zero commit ids, no version signature).
+# and rewrite patches/series; the cover letter stays.  Idempotent:
+# exporting an unchanged tree changes no byte (zero commit ids, no version
+# signature).
 . "$(dirname "$0")/lib.sh"
 
 tree=$TREE
@@ -15,7 +16,9 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 git -C "$tree" format-patch -q --zero-commit --no-signature --numbered \
 	-o "$out" base..HEAD >/dev/null
-find "$PATCHES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
+# The cover letter (0000-cover-letter.patch) is written by hand: keep it.
+find "$PATCHES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+	! -name 0000-cover-letter.patch -delete
 : >"$PATCHES/series"
 for p in "$out"/*.patch; do
 	[ -e "$p" ] || break
