@@ -2,19 +2,37 @@
 /*
  * libFuzzer target for jitdump parsing as perf inject --jit does it:
  * tools/perf/util/jitdump.c (jit_process() on a marker mmap, hence
- * jit_open(), jit_get_next_entry() and the record handlers, the ELF
- * writer of genelf.c and the claims), fed arbitrary bytes as the jitdump,
- * then an anonymous mmap over the claimed code.  The rest of perf is
- * stubbed below: nothing here may crash, leak or read out of bounds.
+ * jit_open(), jit_get_next_entry() and the record handlers, the ELF and
+ * DWARF writers of genelf.c and genelf_debug.c, and the claims of
+ * jit-claims.c), fed arbitrary bytes as the jitdump; then, for each
+ * process that got claims, an anonymous mmap record over the whole address
+ * space, a fork (clone), an exec and an exit.
+ *
+ * The rest of perf is stubbed below, each stub checking what the real
+ * function would rely on; nothing may crash, leak (a reference to a
+ * thread, dso or nsinfo included), read out of bounds, or write an event
+ * other than a well-formed MMAP2.  The pieces of the anonymous record must
+ * lie inside it, in order, and leave out only what the injected jitted
+ * maps of that process cover.
+ *
+ * The size of the input picks the setting: bit 0, whether the jitdump's
+ * pid is that of perf's view (jit_detect() says in_pidns: the records'
+ * pids are replaced by the thread's) or another namespace's (the records'
+ * pids are used, so any pid gets claims); bit 1, whether perf.data has a
+ * TIME_CONV record (JITDUMP_FLAGS_ARCH_TIMESTAMP is accepted).
  */
 #include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <limits.h>
 #include <linux/list.h>
 
+#include "util/debug.h"
+#include "util/dso.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/session.h"
@@ -22,11 +40,16 @@
 #include "util/thread.h"
 #include "util/namespaces.h"
 #include "util/data.h"
+#include "util/sample.h"
 #include "util/tool.h"
+#include "util/tsc.h"
+#include "util/build-id.h"
 #include "util/jit.h"
 #include "util/jit-claims.h"
 
-#define PID 4242
+#define PID		4242
+#define MAXTHREADS	16
+#define MAXMAPS		4096
 
 int verbose;
 int eprintf(int level, int var, const char *fmt, ...)
@@ -35,32 +58,180 @@ int eprintf(int level, int var, const char *fmt, ...)
 	return 0;
 }
 
-/* perf, stubbed */
+static int in_pidns;		/* of this input */
+static long refs;		/* thread, dso, nsinfo gets not put, samples not exited */
+
+/* perf's machine: the threads that were asked for, each with its priv. */
+static struct machine machine;
+static RC_STRUCT(thread) *threads[MAXTHREADS];
+static int nthreads;
+
+static struct thread *thread_get(RC_STRUCT(thread) *t)
+{
+	struct thread *thread;
+
+	if (!ADD_RC_CHK(thread, t))
+		abort();
+	refs++;
+	return thread;
+}
+
+static RC_STRUCT(thread) *thread_lookup(pid_t pid, pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < nthreads; i++)
+		if (threads[i]->pid_ == pid && threads[i]->tid == tid)
+			return threads[i];
+	return NULL;
+}
+
+/* A fake, never dereferenced: the nsinfo functions are stubbed too. */
+static RC_STRUCT(nsinfo) the_nsinfo;
+static struct nsinfo *nsinfo_ptr(void)
+{
+	return (struct nsinfo *)&the_nsinfo;
+}
+
+struct thread *machine__findnew_thread(struct machine *m, pid_t pid, pid_t tid)
+{
+	RC_STRUCT(thread) *t;
+
+	if (m != &machine)
+		abort();
+	t = thread_lookup(pid, tid);
+	if (!t) {
+		if (nthreads == MAXTHREADS)
+			return NULL;	/* as when out of memory */
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			abort();
+		t->pid_ = pid;
+		t->tid = tid;
+		t->nsinfo = nsinfo_ptr();
+		threads[nthreads++] = t;
+	}
+	return thread_get(t);
+}
+
+struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid)
+{
+	RC_STRUCT(thread) *t;
+
+	if (m != &machine)
+		abort();
+	t = thread_lookup(pid, tid);
+	return t ? thread_get(t) : NULL;
+}
+
+void thread__put(struct thread *thread)
+{
+	if (!thread)
+		return;
+	refs--;
+	RC_CHK_PUT(thread);
+}
+
+/* The machine goes away: the priv destructor perf inject sets. */
+static void threads_remove(void)
+{
+	while (nthreads) {
+		RC_STRUCT(thread) *t = threads[--nthreads];
+
+		jit_claims__delete(t->priv);
+		free(t);
+	}
+}
+
+static RC_STRUCT(dso) the_dso;
+
+struct dso *machine__findnew_dso_id(struct machine *m, const char *filename,
+				    const struct dso_id *id)
+{
+	struct dso *dso;
+
+	if (m != &machine || !filename || !id || strnlen(filename, PATH_MAX) == PATH_MAX)
+		abort();
+	if (!ADD_RC_CHK(dso, &the_dso))
+		abort();
+	refs++;
+	return dso;
+}
+
+void dso__put(struct dso *dso)
+{
+	if (!dso)
+		return;
+	refs--;
+	RC_CHK_PUT(dso);
+}
+
 int build_id__mark_dso_hit(const struct perf_tool *tool __maybe_unused,
 			   union perf_event *event __maybe_unused,
-			   struct perf_sample *sample __maybe_unused,
-			   struct evsel *evsel __maybe_unused,
-			   struct machine *machine __maybe_unused)
+			   struct perf_sample *sample,
+			   struct machine *m)
 {
+	/*
+	 * The real one resolves the sample's callchain, and
+	 * thread__resolve_callchain_unwind() dereferences sample->evsel.
+	 */
+	if (m != &machine || !sample->evsel)
+		abort();
 	return 0;
 }
 
-static struct thread *the_thread;
-struct thread *machine__findnew_thread(struct machine *machine __maybe_unused,
-				       pid_t pid __maybe_unused, pid_t tid __maybe_unused)
+void perf_sample__init(struct perf_sample *sample, bool all)
 {
-	return the_thread;
+	if (all)
+		memset(sample, 0, sizeof(*sample));
+	else
+		sample->evsel = NULL;
+	refs++;
 }
 
-void thread__put(struct thread *thread __maybe_unused) {}
-struct nsinfo *nsinfo__get(struct nsinfo *nsi) { return nsi; }
-void nsinfo__put(struct nsinfo *nsi __maybe_unused) {}
-pid_t nsinfo__nstgid(const struct nsinfo *nsi __maybe_unused) { return PID; }
-pid_t nsinfo__pid(const struct nsinfo *nsi __maybe_unused) { return PID; }
-pid_t nsinfo__tgid(const struct nsinfo *nsi __maybe_unused) { return PID; }
-bool nsinfo__in_pidns(const struct nsinfo *nsi __maybe_unused) { return false; }
+void perf_sample__exit(struct perf_sample *sample __maybe_unused)
+{
+	refs--;
+}
+
+struct nsinfo *nsinfo__get(struct nsinfo *nsi)
+{
+	if (nsi)
+		refs++;
+	return nsi;
+}
+
+void nsinfo__put(struct nsinfo *nsi)
+{
+	if (nsi)
+		refs--;
+}
+
+/* The real ones dereference it. */
+static const struct nsinfo *nsi_check(const struct nsinfo *nsi)
+{
+	if (nsi != nsinfo_ptr())
+		abort();
+	return nsi;
+}
+
+pid_t nsinfo__nstgid(const struct nsinfo *nsi)
+{
+	nsi_check(nsi);
+	return in_pidns ? PID : PID + 1;
+}
+
+pid_t nsinfo__pid(const struct nsinfo *nsi) { nsi_check(nsi); return PID; }
+pid_t nsinfo__tgid(const struct nsinfo *nsi) { nsi_check(nsi); return PID; }
+static bool nsi_in_pidns;
+bool nsinfo__in_pidns(const struct nsinfo *nsi) { nsi_check(nsi); return nsi_in_pidns; }
+void nsinfo__set_in_pidns(struct nsinfo *nsi) { nsi_check(nsi); nsi_in_pidns = true; }
 void nsinfo__mountns_enter(struct nsinfo *nsi __maybe_unused,
-			   struct nscookie *nc __maybe_unused) {}
+			   struct nscookie *nc)
+{
+	nc->oldns = nc->newns = -1;
+	nc->oldcwd = NULL;
+}
 void nsinfo__mountns_exit(struct nscookie *nc __maybe_unused) {}
 int nsinfo__stat(const char *filename, struct stat *st,
 		 struct nsinfo *nsi __maybe_unused)
@@ -68,58 +239,88 @@ int nsinfo__stat(const char *filename, struct stat *st,
 	return stat(filename, st);
 }
 
-ssize_t perf_data__write(struct perf_data *data __maybe_unused,
-			 void *buf __maybe_unused, size_t size)
+/* The MMAP2 records of the jitted maps inject wrote, pid and range. */
+static struct {
+	pid_t pid;
+	u64 start, len;
+} maps[MAXMAPS];
+static int nmaps;
+static u64 written;
+
+/* A record jitdump.c made: check it as perf would read it. */
+static void check_event(const union perf_event *event, size_t size)
 {
+	const struct perf_record_mmap2 *mmap2 = &event->mmap2;
+	size_t name_max;
+	char copy[sizeof(*event) + 64];
+
+	if (size != event->header.size || size > sizeof(copy) ||
+	    event->header.type != PERF_RECORD_MMAP2 ||
+	    size < offsetof(struct perf_record_mmap2, filename) + machine.id_hdr_size + 1)
+		abort();
+	memcpy(copy, event, size);	/* all of it is there */
+	name_max = size - offsetof(struct perf_record_mmap2, filename) - machine.id_hdr_size;
+	if (strnlen(mmap2->filename, name_max) == name_max)
+		abort();	/* the name runs into the sample id */
+}
+
+ssize_t perf_data__write(struct perf_data *data __maybe_unused, void *buf, size_t size)
+{
+	const union perf_event *event = buf;
+
+	check_event(event, size);
+	if (nmaps < MAXMAPS) {
+		maps[nmaps].pid = event->mmap2.pid;
+		maps[nmaps].start = event->mmap2.start;
+		maps[nmaps].len = event->mmap2.len;
+		nmaps++;
+	}
+	written += size;
 	return size;
 }
 
-int perf_event__process_mmap(const struct perf_tool *tool __maybe_unused,
-			     union perf_event *event __maybe_unused,
-			     struct perf_sample *sample __maybe_unused,
-			     struct machine *machine __maybe_unused)
-{
-	return 0;
-}
-
 int perf_event__process_mmap2(const struct perf_tool *tool __maybe_unused,
-			      union perf_event *event __maybe_unused,
-			      struct perf_sample *sample __maybe_unused,
-			      struct machine *machine __maybe_unused)
+			      union perf_event *event,
+			      struct perf_sample *sample,
+			      struct machine *m)
 {
+	if (m != &machine)
+		abort();
+	check_event(event, event->header.size);
+	if (sample->pid != (pid_t)event->mmap2.pid)
+		abort();
 	return 0;
 }
 
-u64 tsc_to_perf_time(u64 cyc, struct perf_tsc_conversion *tc __maybe_unused)
+u64 tsc_to_perf_time(u64 cyc, struct perf_tsc_conversion *tc)
 {
-	return cyc;
+	return tc->time_zero + cyc * tc->time_mult;
 }
 
 static char dir[] = "/tmp/jitdump-fuzz-XXXXXX";
 static char path[PATH_MAX];
 static struct perf_session session;
-static struct machine machine;
 static struct perf_tool tool;
-static struct evlist evlist;
+static RC_STRUCT(evlist) the_evlist;
 static struct evsel evsel;
 
 static void setup(void)
 {
+	struct evlist *evlist;
+
 	if (!mkdtemp(dir))
 		abort();
 	snprintf(path, sizeof(path), "%s/jit-%d.dump", dir, PID);
-	INIT_LIST_HEAD(&evlist.core.entries);
+	if (!ADD_RC_CHK(evlist, &the_evlist))
+		abort();
+	INIT_LIST_HEAD(&the_evlist.core.entries);
 	evsel.core.attr.use_clockid = 1;
 	evsel.core.attr.clockid = CLOCK_MONOTONIC;
 	evsel.core.attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	list_add_tail(&evsel.core.node, &evlist.core.entries);
-	session.evlist = &evlist;
+	list_add_tail(&evsel.core.node, &the_evlist.core.entries);
+	session.evlist = evlist;
 	session.tool = &tool;
 	machine.id_hdr_size = 16;
-	/* zeroed, no nsinfo; under ASan perf's reference count checking wraps
-	 * the struct in one holding a pointer to it */
-	the_thread = calloc(1, 4096);
-	*(void **)the_thread = calloc(1, 4096);
 }
 
 /* The jitted-PID-N.so files inject wrote: fuzzed indexes, remove them. */
@@ -139,38 +340,167 @@ static void cleanup_elves(void)
 		closedir(d);
 }
 
+struct pieces {
+	u64 pos;		/* what was emitted or checked up to */
+	const struct jit_mmap *m;
+};
+
+/* The jitted maps of one process, by start: what claims it has at most. */
+static struct {
+	u64 start, last;	/* inclusive */
+} cover[MAXMAPS];
+static int ncover;
+
+static int cover_cmp(const void *a, const void *b)
+{
+	const u64 *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static void cover_init(pid_t pid)
+{
+	int i;
+
+	for (i = ncover = 0; i < nmaps; i++) {
+		u64 s = maps[i].start, len = maps[i].len;
+
+		/* empty, or wrapping around: claims nothing */
+		if ((pid_t)maps[i].pid != pid || !len || s + len - 1 < s)
+			continue;
+		cover[ncover].start = s;
+		cover[ncover].last = s + len - 1;
+		ncover++;
+	}
+	qsort(cover, ncover, sizeof(cover[0]), cover_cmp);
+}
+
+/* Whether those maps cover [start, end). */
+static bool covered(u64 start, u64 end)
+{
+	int i;
+
+	if (start >= end)
+		return true;
+	for (i = 0; i < ncover; i++) {
+		if (cover[i].start > start)
+			break;
+		if (cover[i].last >= end - 1)
+			return true;
+		if (cover[i].last >= start)
+			start = cover[i].last + 1;
+	}
+	return false;
+}
+
+static int piece(void *arg, u64 start, u64 len, u64 pgoff)
+{
+	struct pieces *p = arg;
+	const struct jit_mmap *m = p->m;
+
+	if (!len || start < p->pos || start - m->start > m->len ||
+	    len > m->len - (start - m->start) || pgoff != m->pgoff + (start - m->start))
+		abort();	/* outside the record, or out of order */
+	if (nmaps < MAXMAPS && !covered(p->pos, start))
+		abort();	/* left out what no jitted map covers */
+	p->pos = start + len;
+	return 0;
+}
+
+/* What perf inject does with the records that follow, for each process. */
+static void after_jitdump(void)
+{
+	int i, n = nthreads;
+
+	for (i = 0; i < n; i++) {
+		RC_STRUCT(thread) *t = threads[i];
+		struct jit_mmap m = {
+			.start = 0, .len = ~0ULL, .pgoff = 0,
+			.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE,
+			.filename = "//anon",
+		};
+		struct pieces p = { .pos = 0, .m = &m, };
+		struct jit_claims_stats stats = { 0 };
+		struct jit_claims *jc, *copy;
+		int ret;
+
+		if (t->pid_ != t->tid)
+			continue;
+		jc = machine__jit_claims(&machine, t->pid_, /*create=*/false);
+		if (!jc)
+			continue;
+		cover_init(t->pid_);
+		copy = jit_claims__clone(jc);
+		if (!copy)
+			abort();
+		/* without PERF_SAMPLE_TIME: every claim applies */
+		ret = jit_claims__mmap(jc, ~0ULL, &m, &stats, piece, &p);
+		if (ret == JIT_CLAIMS__TRIMMED) {
+			if (nmaps < MAXMAPS && !covered(p.pos, m.len))
+				abort();
+			if (stats.split + stats.dropped != 1 || stats.kept)
+				abort();
+		} else if (ret == JIT_CLAIMS__KEEP) {
+			if (stats.kept != 1 || p.pos)
+				abort();
+		} else {
+			abort();
+		}
+		/* the same record again adds nothing */
+		memset(&stats, 0, sizeof(stats));
+		p.pos = 0;
+		ret = jit_claims__mmap(jc, ~0ULL, &m, &stats, piece, &p);
+		if (ret < 0 || p.pos || stats.split)
+			abort();
+		jit_claims__exec(copy, ~0ULL);
+		memset(&stats, 0, sizeof(stats));
+		ret = jit_claims__mmap(copy, ~0ULL, &m, &stats, piece, &p);
+		if (ret != JIT_CLAIMS__KEEP || stats.kept != 1)
+			abort();
+		jit_claims__delete(copy);
+	}
+	if (refs)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct jit_claims *claims = jit_claims__new();
-	union perf_event *ev = calloc(1, sizeof(*ev) + 16);
-	struct perf_sample sample = { .time = ~0ULL, };
 	struct perf_data out = { .path = "/dev/null", };
 	u64 nbytes = 0;
 	FILE *f;
+	int ret;
 
-	if (!the_thread)
+	if (!session.evlist)
 		setup();
+	in_pidns = !(size & 1);
+	nsi_in_pidns = false;
+	memset(&session.time_conv, 0, sizeof(session.time_conv));
+	if (size & 2) {
+		session.time_conv.header.size = sizeof(session.time_conv);
+		session.time_conv.time_mult = 3;
+		session.time_conv.time_zero = 1000;
+		session.time_conv.cap_user_time_zero = 1;
+	}
+	nmaps = 0;
+	written = 0;
+
 	f = fopen(path, "w");
-	if (!f || !claims || !ev)
+	if (!f)
 		abort();
-	fwrite(data, 1, size, f);
+	if (size && fwrite(data, size, 1, f) != 1)
+		abort();
 	fclose(f);
 
 	/* the marker mmap: the whole jitdump is read and injected */
-	jit_process(claims, &session, &out, &machine, ev, &sample, path, PID, PID, &nbytes);
+	ret = jit_process(&session, &out, &machine, path, PID, PID, &nbytes);
+	if (refs)
+		abort();
+	if (ret == 1 && nbytes != written)
+		abort();	/* inject would count the wrong size */
 
-	/* then an anonymous mmap over whatever the jitdump claimed */
-	ev->mmap2.header.type = PERF_RECORD_MMAP2;
-	ev->mmap2.header.size = sizeof(ev->mmap2) - sizeof(ev->mmap2.filename) + 8 + 16;
-	ev->mmap2.pid = PID;
-	ev->mmap2.start = 0;
-	ev->mmap2.len = ~0ULL;
-	strcpy(ev->mmap2.filename, "//anon");
-	jit_process(claims, &session, &out, &machine, ev, &sample, "//anon", PID, PID, &nbytes);
-
-	jit_claims__delete(claims);
-	free(ev);
+	after_jitdump();
+	threads_remove();
 	cleanup_elves();
 	return 0;
 }

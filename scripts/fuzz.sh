@@ -3,11 +3,12 @@
 # usage: fuzz.sh [SECONDS]   (default 60; make check runs a short smoke run)
 #
 # libFuzzer, with ASan and UBSan, on the series' code, each target for
-# SECONDS: jit_claims_fuzz checks the trimming rule against a naive
-# reference; jitdump_fuzz feeds arbitrary bytes to jitdump parsing as
-# perf inject does it.  Prints the number of executions; fails on any
-# crash, leak, excessive allocation or mismatch (the input is kept in the
-# cache's fuzz/ directory).
+# SECONDS: jit_claims_fuzz checks the trimming rule (claims, retires,
+# forks, execs and exits of a few processes) against a naive reference;
+# jitdump_fuzz feeds arbitrary bytes to jitdump parsing as perf inject
+# does it, then trims an anonymous mmap over what it claimed.  Prints the
+# number of executions; fails on any crash, leak, excessive allocation or
+# mismatch (the input is kept in the cache's fuzz/ directory).
 . "$(dirname "$0")/lib.sh"
 
 secs=${1:-60}
@@ -17,23 +18,88 @@ mkdir -p "$out"
 arch=$(uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 inc=(-I"$src/tools/include" -I"$src/tools/arch/$arch/include" -I"$src/tools/perf/util" -I"$src/tools/perf"
      -I"$src/tools/lib" -I"$src/tools/lib/perf/include" -I"$src/tools/include/uapi")
-cflags=(-g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
+cflags=(-g -O1 -D_GNU_SOURCE -Wall -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 util=$src/tools/perf/util
 clang "${cflags[@]}" "${inc[@]}" -o "$out/jit_claims_fuzz" "$TOP/fuzz/jit_claims_fuzz.c" \
 	"$util/jit-claims.c" "$src/tools/lib/rbtree.c" "$src/tools/lib/zalloc.c"
-clang "${cflags[@]}" -DHAVE_JITDUMP -DHAVE_LIBELF_SUPPORT "${inc[@]}" \
+# genelf_debug.c reads the packed debug entries of a jitdump unaligned and
+# passes memcpy() a NULL of size 0, as upstream does for any debug info:
+# UBSan would stop at the first jitdump with debug info.
+clang "${cflags[@]}" -fno-sanitize=alignment,nonnull-attribute \
+	-DHAVE_JITDUMP -DHAVE_LIBELF_SUPPORT -DHAVE_LIBDW_SUPPORT "${inc[@]}" \
 	-o "$out/jitdump_fuzz" "$TOP/fuzz/jitdump_fuzz.c" "$util/jitdump.c" "$util/genelf.c" \
-	"$util/jit-claims.c" "$util/hashmap.c" "$src/tools/lib/rbtree.c" \
-	"$src/tools/lib/zalloc.c" -lelf
+	"$util/genelf_debug.c" "$util/blake2s.c" "$util/jit-claims.c" \
+	"$src/tools/lib/rbtree.c" "$src/tools/lib/zalloc.c" -lelf -ldw
+
+# Seeds for jitdump_fuzz: well-formed jitdumps of each record type, in
+# both byte orders, so that the fuzzer starts past the header checks, in
+# both settings of jitdump_fuzz (picked by the parity of the size).
+seeds=$out/seeds-jitdump_fuzz
+rm -rf "$seeds"
+mkdir -p "$seeds"
+python3 - "$seeds" <<'EOF'
+import os
+import struct
+import sys
+
+PID = 4242
+ADDR = 0x7f0000001000
+
+
+def header(e='<', flags=0):
+    return struct.pack(e + 'IIIIIIQQ', 0x4A695444, 1, 40, 62, 0, PID, 1000, flags)
+
+
+def record(e, rid, ts, body):
+    return struct.pack(e + 'IIQ', rid, 16 + len(body), ts) + body
+
+
+def load(e, idx, addr, ts=2000, code=b'\xc3' * 16):
+    return record(e, 0, ts, struct.pack(e + 'IIQQQQ', PID, PID, addr, addr, len(code), idx) +
+                  b'f%d\0' % idx + code)
+
+
+def move(e, idx, old, new, ts=3000):
+    return record(e, 1, ts, struct.pack(e + 'IIQQQQQ', PID, PID, new, old, new, 16, idx))
+
+
+def debug(e, addr, ts=1500):
+    return record(e, 2, ts, struct.pack(e + 'QQ', addr, 2) +
+                  struct.pack(e + 'QII', addr, 10, 0) + b'x.c\0' +
+                  struct.pack(e + 'QII', addr + 4, 11, 0) + b'\xff\0')
+
+
+def unwind(e, ts=1600):
+    return record(e, 4, ts, struct.pack(e + 'QQQ', 32, 8, 32) + bytes(32))
+
+
+seeds = {}
+for e, name in (('<', 'le'), ('>', 'be')):
+    seeds[name + '-load'] = header(e) + load(e, 1, ADDR)
+    seeds[name + '-adjacent'] = header(e) + load(e, 1, ADDR) + load(e, 2, ADDR + 16, 2100)
+    seeds[name + '-debug-move'] = header(e) + debug(e, ADDR) + load(e, 1, ADDR) + \
+        move(e, 1, ADDR, ADDR + 64)
+    seeds[name + '-unwind'] = header(e) + unwind(e) + load(e, 1, ADDR)
+    seeds[name + '-arch-ts-close'] = header(e, flags=1) + load(e, 1, ADDR) + \
+        record(e, 3, 4000, b'')
+for name, data in seeds.items():
+    # and one byte more: the other parity (trailing bytes are not a record)
+    for suffix, pad in (('', b''), ('-pad', b'\0')):
+        with open(os.path.join(sys.argv[1], name + suffix), 'wb') as f:
+            f.write(data + pad)
+EOF
 
 cd "$out"
 fail=0
 for target in jit_claims_fuzz jitdump_fuzz; do
 	mkdir -p "corpus-$target"
+	extra=()
+	[ -d "seeds-$target" ] && extra=("seeds-$target")
 	if ! ./$target -max_total_time="$secs" -rss_limit_mb=1024 -print_final_stats=1 \
-		-artifact_prefix="$out/$target-" "corpus-$target" >"$out/$target.log" 2>&1; then
+		-artifact_prefix="$out/$target-" "corpus-$target" "${extra[@]}" \
+		>"$out/$target.log" 2>&1; then
 		tail -30 "$out/$target.log"
-		echo "$target found a problem; the input is saved as $out/$target-crash-*"
+		echo "$target found a problem; the input is saved as $out/$target-{crash,leak,oom,timeout}-*"
 		fail=1
 		continue
 	fi
