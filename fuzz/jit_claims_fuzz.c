@@ -119,16 +119,17 @@ static const struct {
 	{ "/anon_hugepage (deleted)", true }, { "/memfd", false },
 	{ "jitted-1000-1.so", false }, { "[vdso]", false }, { "//anon", true },
 };
-static const uint32_t prots[] = { 0, PROT_READ, PROT_READ | PROT_EXEC,
+
+static const u32 prots[] = { 0, PROT_READ, PROT_READ | PROT_EXEC,
 				  PROT_READ | PROT_WRITE };
-static const uint32_t mflags[] = { MAP_PRIVATE, MAP_PRIVATE, MAP_SHARED,
+static const u32 mflags[] = { MAP_PRIVATE, MAP_PRIVATE, MAP_SHARED,
 				   MAP_PRIVATE | MAP_HUGETLB };
 
 /* A claim (or a retire) as the reference keeps it. */
 struct ref_claim {
-	uint64_t addr;		/* start address */
+	u64 addr;		/* start address */
 	int start, end;		/* units, end exclusive; may pass UNITS */
-	uint64_t time;
+	u64 time;
 	bool retire;
 };
 
@@ -145,15 +146,16 @@ struct ref_pid {
 
 static struct ref_pid ref[NPIDS];
 static struct jit_claims_stats ref_stats, stats;
-static uint64_t base;
+static u64 base;
 static bool trace;
 
 /* What makes two anonymous mappings the same to perf report. */
 struct attr {
 	const char *name;
-	uint32_t prot, flags;
-	uint64_t pgoff_delta, ino;
+	u32 prot, flags;
+	u64 pgoff_delta, ino;
 };
+
 static struct attr attrs[MAXOPS];
 static int nattrs;
 
@@ -182,7 +184,7 @@ static void ref_clear_view(struct ref_pid *p)
  * The stream reached @t: the pending claims and retires until then take
  * effect, by time, those of the same time in the order they were made.
  */
-static void ref_activate(struct ref_pid *p, uint64_t t)
+static void ref_activate(struct ref_pid *p, u64 t)
 {
 	for (;;) {
 		struct ref_claim c;
@@ -221,10 +223,10 @@ static bool claimed(const struct ref_pid *p, int u)
 
 struct got {
 	int n, fail_at, err;
-	uint64_t start[UNITS + 1], len[UNITS + 1], pgoff[UNITS + 1];
+	u64 start[UNITS + 1], len[UNITS + 1], pgoff[UNITS + 1];
 };
 
-static int record(void *arg, uint64_t start, uint64_t len, uint64_t pgoff)
+static int record(void *arg, u64 start, u64 len, u64 pgoff)
 {
 	struct got *g = arg;
 
@@ -245,13 +247,15 @@ static void check_stats(void)
 		fprintf(stderr, "stats kept %llu split %llu pieces %llu dropped %llu, reference %llu %llu %llu %llu\n",
 			(unsigned long long)stats.kept, (unsigned long long)stats.split,
 			(unsigned long long)stats.pieces, (unsigned long long)stats.dropped,
-			(unsigned long long)ref_stats.kept, (unsigned long long)ref_stats.split,
-			(unsigned long long)ref_stats.pieces, (unsigned long long)ref_stats.dropped);
+			(unsigned long long)ref_stats.kept,
+			(unsigned long long)ref_stats.split,
+			(unsigned long long)ref_stats.pieces,
+			(unsigned long long)ref_stats.dropped);
 		abort();
 	}
 }
 
-static void mismatch(int pid, int s, int e, uint64_t t, int ret, int want_ret,
+static void mismatch(int pid, int s, int e, u64 t, int ret, int want_ret,
 		     const struct got *g, int want[][2], int nwant)
 {
 	int i;
@@ -270,11 +274,11 @@ static void mismatch(int pid, int s, int e, uint64_t t, int ret, int want_ret,
 	abort();
 }
 
-static void mmap_op(int pid, uint64_t t, int s, int len, const struct attr *at,
+static void mmap_op(int pid, u64 t, int s, int len, const struct attr *at,
 		    bool anon, int fail_at)
 {
 	struct ref_pid *p = &ref[pid];
-	uint64_t start = base + s * UNIT, bytes = len * UNIT;
+	u64 start = base + s * UNIT, bytes = len * UNIT;
 	struct jit_mmap m = {
 		.start = start, .len = bytes, .pgoff = start + at->pgoff_delta,
 		.ino = at->ino, .prot = at->prot, .flags = at->flags,
@@ -290,7 +294,7 @@ static void mmap_op(int pid, uint64_t t, int s, int len, const struct attr *at,
 			m.filename, m.flags, !anon, anon);
 		abort();
 	}
-	if ((jc != NULL) != p->table)
+	if (!!jc != p->table)
 		abort();
 	if (!jc)
 		return;		/* perf inject writes the record */
@@ -343,7 +347,7 @@ static void mmap_op(int pid, uint64_t t, int s, int len, const struct attr *at,
 			mismatch(pid, s, e, t, ret, want_ret, &g, want, nwant);
 		for (i = 0; i < g.n; i++)
 			if (g.start[i] != base + want[i][0] * UNIT ||
-			    g.len[i] != (uint64_t)(want[i][1] - want[i][0]) * UNIT ||
+			    g.len[i] != (u64)(want[i][1] - want[i][0]) * UNIT ||
 			    g.pgoff[i] != g.start[i] + at->pgoff_delta)
 				mismatch(pid, s, e, t, ret, want_ret, &g, want, nwant);
 		if (ret < 0) {
@@ -364,7 +368,7 @@ static void mmap_op(int pid, uint64_t t, int s, int len, const struct attr *at,
 }
 
 /* A claim or retire time: around the stream's, before it, or far. */
-static uint64_t op_time(const uint8_t *op, uint64_t t)
+static u64 op_time(const u8 *op, u64 t)
 {
 	switch (op[4] & 3) {
 	case 0:
@@ -374,11 +378,11 @@ static uint64_t op_time(const uint8_t *op, uint64_t t)
 	case 2:
 		return t - (t < (op[3] & 7u) ? t : op[3] & 7u);
 	default:
-		return op[3] & 0x80 ? ~0ULL : (uint64_t)op[3] << 8;
+		return op[3] & 0x80 ? ~0ULL : (u64)op[3] << 8;
 	}
 }
 
-static void add_op(int pid, int s, int len, uint64_t ct)
+static void add_op(int pid, int s, int len, u64 ct)
 {
 	struct ref_pid *p = &ref[pid];
 	struct jit_claims *jc = machine__jit_claims(&the_machine, PID0 + pid, true);
@@ -393,7 +397,7 @@ static void add_op(int pid, int s, int len, uint64_t ct)
 		base + s * UNIT, s, s + len, ct, false };
 }
 
-static void retire_op(int pid, uint64_t addr, int s, uint64_t ct)
+static void retire_op(int pid, u64 addr, int s, u64 ct)
 {
 	struct ref_pid *p = &ref[pid];
 	struct jit_claims *jc = machine__jit_claims(&the_machine, PID0 + pid, true);
@@ -433,7 +437,7 @@ static void fork_op(int parent, int child)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint64_t t = 0;
+	u64 t = 0;
 	bool timeless;
 	size_t off;
 	int i;
@@ -451,7 +455,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ref_clear_view(&ref[i]);
 
 	for (off = 1; off + 8 <= size; off += 8) {
-		const uint8_t *op = data + off;
+		const u8 *op = data + off;
 		int kind = op[0] & 7, pid = (op[0] >> 3) % NPIDS;
 		int s = op[1] % UNITS, len = op[2] % (UNITS + 1);
 		struct ref_pid *p = &ref[pid];
@@ -524,6 +528,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc; (void)argv;
-	trace = getenv("FUZZ_TRACE") != NULL;
+	trace = !!getenv("FUZZ_TRACE");
 	return 0;
 }

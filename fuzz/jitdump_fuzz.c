@@ -208,11 +208,10 @@ void nsinfo__put(struct nsinfo *nsi)
 }
 
 /* The real ones dereference it. */
-static const struct nsinfo *nsi_check(const struct nsinfo *nsi)
+static void nsi_check(const struct nsinfo *nsi)
 {
 	if (nsi != nsinfo_ptr())
 		abort();
-	return nsi;
 }
 
 pid_t nsinfo__nstgid(const struct nsinfo *nsi)
@@ -221,18 +220,43 @@ pid_t nsinfo__nstgid(const struct nsinfo *nsi)
 	return in_pidns ? PID : PID + 1;
 }
 
-pid_t nsinfo__pid(const struct nsinfo *nsi) { nsi_check(nsi); return PID; }
-pid_t nsinfo__tgid(const struct nsinfo *nsi) { nsi_check(nsi); return PID; }
-static bool nsi_in_pidns;
-bool nsinfo__in_pidns(const struct nsinfo *nsi) { nsi_check(nsi); return nsi_in_pidns; }
-void nsinfo__set_in_pidns(struct nsinfo *nsi) { nsi_check(nsi); nsi_in_pidns = true; }
-void nsinfo__mountns_enter(struct nsinfo *nsi __maybe_unused,
-			   struct nscookie *nc)
+pid_t nsinfo__pid(const struct nsinfo *nsi)
 {
-	nc->oldns = nc->newns = -1;
+	nsi_check(nsi);
+	return PID;
+}
+
+pid_t nsinfo__tgid(const struct nsinfo *nsi)
+{
+	nsi_check(nsi);
+	return PID;
+}
+
+static bool nsi_in_pidns;
+
+bool nsinfo__in_pidns(const struct nsinfo *nsi)
+{
+	nsi_check(nsi);
+	return nsi_in_pidns;
+}
+
+void nsinfo__set_in_pidns(struct nsinfo *nsi)
+{
+	nsi_check(nsi);
+	nsi_in_pidns = true;
+}
+
+void nsinfo__mountns_enter(struct nsinfo *nsi __maybe_unused, struct nscookie *nc)
+{
+	nc->oldns = -1;
+	nc->newns = -1;
 	nc->oldcwd = NULL;
 }
-void nsinfo__mountns_exit(struct nscookie *nc __maybe_unused) {}
+
+void nsinfo__mountns_exit(struct nscookie *nc __maybe_unused)
+{
+}
+
 int nsinfo__stat(const char *filename, struct stat *st,
 		 struct nsinfo *nsi __maybe_unused)
 {
