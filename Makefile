@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # perf inject --jit: trim anonymous mmaps that overlap injected JIT code.
-# The product is the series in patches/; this Makefile fetches Debian's
-# linux-source-6.12, applies the series and builds, tests and demonstrates
-# it beside a stock build.  `make help` lists the targets.
+# The product is the series in patches/ (perf 7.3, for upstream) and its
+# backport in patches-6.12/ (for distributions); this Makefile fetches
+# Debian's linux-source-$(BASE) (BASE=7.3 by default, or BASE=6.12),
+# applies the series and builds, tests and demonstrates it beside a stock
+# build.  `make check` covers both bases.  `make help` lists the targets.
 
 SHELL := /bin/bash
-export DEB_VERSION
+export DEB_VERSION BASE
 
 .PHONY: all help deps source stock patched build tree export tree-status \
 	parity fuzz check-asan build-variants bisect checkpatch check demo e2e bench python313 \
@@ -14,27 +16,27 @@ export DEB_VERSION
 all: demo ## build the perfs and run the demo (the main job)
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
-		awk -F':.*## ' '{ printf "  %-12s %s\n", $$1, $$2 }'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | \
+		awk -F':.*## ' '{ printf "  %-15s %s\n", $$1, $$2 }'
 
 deps: ## install the Debian packages the build and tests need
 	@scripts/deps.sh
 
-source: deps ## fetch linux-source-6.12 with apt, extract perf's subset to the cache
+source: deps ## fetch linux-source-$BASE with apt (private config), extract perf's subset
 	@scripts/fetch-source.sh
 
-stock: deps ## build build/stock/perf (no patches)
+stock: deps ## build build/[6.12-]stock/perf (no patches)
 	@scripts/build-perf.sh stock
 
-patched: deps ## build build/patched/perf (patches/ applied)
+patched: deps ## build build/[6.12-]patched/perf (the series applied)
 	@scripts/build-perf.sh patched
 
 build: stock patched ## build both perfs
 
-tree: deps ## lay out tree/, a git work tree with one commit per patch
+tree: deps ## lay out tree/ (tree-6.12/), a git work tree with one commit per patch
 	@scripts/tree.sh
 
-export: ## write tree/'s commits back to patches/ (git format-patch)
+export: ## write the tree's commits back to patches/ (patches-6.12/) (git format-patch)
 	@scripts/export.sh
 
 tree-status: ## does tree/ hold exactly what patches/ holds?
@@ -55,13 +57,13 @@ build-variants: deps ## the patched perf with NO_LIBELF=1 and NO_LIBDW=1: warnin
 bisect: deps ## build every prefix of the series (bisectable), run the test where it exists
 	@scripts/bisect-check.sh
 
-checkpatch: deps ## scripts/checkpatch.pl --strict over every patch
+checkpatch: deps ## the base's scripts/checkpatch.pl --strict over every patch
 	@scripts/checkpatch.sh
 
-check: deps ## build both perfs and run every test; ends with "N passed, N failed"
+check: deps ## both bases: build, run every test; ends with "N passed, N failed"
 	@scripts/check.sh
 
-demo: build ## the main job: stock vs patched attribution on the jitloop workload
+demo: build ## the main job: stock vs patched attribution, perf test -w jitdump 6 200 perfmap
 	@scripts/demo.sh
 
 e2e: build python313 ## real JIT runtimes (jitdump, lli, node, CPython): patched never worse than stock

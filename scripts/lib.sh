@@ -72,10 +72,11 @@ papt() {
 msg() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# The package version: DEB_VERSION from make/environment, else the
-# candidate of the private apt configuration.
+# The package version: DEB_VERSION from make/environment when it is a
+# version of this base (7.3.4-1~bpo13+1 for 7.3; make check runs both
+# bases), else the candidate of the private apt configuration.
 deb_version() {
-	if [ -n "${DEB_VERSION:-}" ]; then
+	if [[ -n ${DEB_VERSION:-} && $DEB_VERSION == "$BASE".* ]]; then
 		echo "$DEB_VERSION"
 		return
 	fi
