@@ -13,7 +13,7 @@ rm -rf "$logs"
 mkdir -p "$logs"
 export ASAN_OPTIONS="detect_leaks=1:log_path=$logs/asan:abort_on_error=0"
 export UBSAN_OPTIONS="print_stacktrace=1:log_path=$logs/ubsan"
-ours='jit-claims\.c|jitdump\.c|jit-mmap-overlap\.c|jitloop\.c|builtin-inject\.c|map\.h'
+ours='jit-claims\.c|jitdump\.c|jit-mmap-overlap\.c|workloads/jitdump\.c|builtin-inject\.c|map\.h'
 
 fail=0
 run() {
@@ -30,8 +30,8 @@ run() {
 cd "$ASAN"
 run "perf test jit-mmap-overlap" bash -c \
 	"./perf test jit-mmap-overlap 2>&1 | tee /dev/stderr | grep -q FAILED && exit 1 || exit 0"
-run "jitloop shell test" bash -c \
-	"PATH=$ASAN:\$PATH ./perf test 'keeps JIT samples attributed' 2>&1 | grep -q ': Ok'"
+run "shell test over merged anonymous mmaps" bash -c \
+	"PATH=$ASAN:\$PATH ./perf test 'merged anonymous mmaps' 2>&1 | grep -q ': Ok'"
 run "e2e clients" env PATCHED_PERF="$ASAN/perf" E2E_OUT="$logs/e2e" "$TOP/scripts/e2e.sh"
 
 reports=$(find "$logs" -name 'asan.*' -o -name 'ubsan.*' | sort)
