@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: e2e.sh [CLIENT...]   (jitdump jitdump+perfmap lli node python;
+# usage: e2e.sh [CLIENT...]   (jitdump jitdump+perfmap lli node python java;
 #                              default all; BASE=6.12 for the 6.12 builds)
 #
 # Real JIT runtimes, stock vs patched: record each client once, inject its
@@ -8,7 +8,9 @@
 # count where the samples and callchain frames of JIT code went, against
 # the ground truth of the jitdump itself (scripts/jit-attribution.py).
 # The python client is CPython 3.13 -Xperf_jit (scripts/python313.sh),
-# recorded with DWARF callchains through its trampolines.
+# recorded with DWARF callchains through its trampolines.  The java client
+# is OpenJDK 17 with perf's JVMTI agent (libperf-jvmti.so of the patched
+# build) writing the jitdump, recorded with frame pointer callchains.
 #
 # The gate: patched is never worse than stock.  Prints a stock and a
 # patched row per client and fails, naming the figure and the command to
@@ -26,6 +28,9 @@ else
 	require_builds patched
 	PATCHED=$TOP/build/${BPREFIX}patched/perf
 fi
+# The JVMTI agent of the patched build (the series leaves it as it is);
+# check-asan's is not loaded into java, whose runtime would have to come first.
+JVMTI=$TOP/build/${BPREFIX}patched/libperf-jvmti.so
 OUT=${E2E_OUT:-$VDIR/e2e}
 # CPython's jitdump and inject's jitted-PID-N.so of it are in /tmp; they
 # stay there for later looks at $OUT/python (and make bench) until the next run.
@@ -34,7 +39,7 @@ old=$(awk '/^pid / { print $2 }' "$OUT/python/out" 2>/dev/null || true)
 rm -rf "$OUT"
 mkdir -p "$OUT"
 clients=("$@")
-[ ${#clients[@]} -gt 0 ] || clients=(jitdump jitdump+perfmap lli node python)
+[ ${#clients[@]} -gt 0 ] || clients=(jitdump jitdump+perfmap lli node python java)
 rerun="scripts/e2e.sh"
 [ "$BASE" = 7.3 ] || rerun="BASE=$BASE $rerun"
 [ -z "${PATCHED_PERF:-}" ] || rerun="PATCHED_PERF=$PATCHED_PERF $rerun"
@@ -74,6 +79,22 @@ record() {
 		# of stack per sample keep perf.data near 25 MB.
 		"${rec[@]}" -F 1000 --call-graph dwarf,8192 -- "$python" -Xperf_jit \
 			"$e2e/py-many-funcs.py" 3000 8 3 >"$dir/out"
+		;;
+	java)
+		command -v java >/dev/null && command -v javac >/dev/null ||
+			{ echo "skip: no java or javac (openjdk-17-jdk-headless)"; return 2; }
+		[ -f "$JVMTI" ] || { echo "skip: no $JVMTI"; return 2; }
+		# 400 methods in chains 8 deep for 3 s; not inlined, so that
+		# each has code (C1, then C2) and frames of its own.  The code
+		# cache starts at 64 KiB instead of 2.4 MiB and grows by 64 KiB
+		# commits, each of which the kernel merges into the mapping
+		# before, as it does once a big program outgrows the default.
+		python3 "$e2e/java-jit-many.py" 400 8 >"$dir/JitMany.java"
+		javac -d "$dir" "$dir/JitMany.java"
+		(cd "$dir" && JITDUMPDIR=$dir "${rec[@]}" -g -- java -XX:+PreserveFramePointer \
+			-XX:InitialCodeCacheSize=64k -XX:CompileCommand=quiet \
+			-XX:CompileCommand=dontinline,JitMany::f* \
+			-agentpath:"$JVMTI" -cp "$dir" JitMany 3 >"$dir/out")
 		;;
 	*)
 		die "unknown client $client"

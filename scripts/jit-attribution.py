@@ -11,7 +11,9 @@ without callchains.  Ground truth is the jitdump itself: an address is in
 JIT code when a JIT_CODE_LOAD (or JIT_CODE_MOVE) made before the sample's
 time covers it, the newest such load is the right function, and perf is
 right when it resolved the address to that load's jitted-PID-INDEX.so (for
-a callchain frame, also to the load's symbol, e.g. CPython's py::f:file).
+a callchain frame, also to the load's symbol, e.g. CPython's py::f:file, or
+the name perf demangles it to: the JVMTI agent's LJitMany;f0(I)J is
+JitMany.f0(int) in perf's output).
 Samples in ranges of the perf map (and in no load) are right when perf
 resolved them to the map's symbol.
 
@@ -46,8 +48,66 @@ COUNTS = ('samples', 'jit', 'right', 'anon', 'unknown', 'anon_unknown',
           'perfmap', 'perfmap_right', 'perfmap_unknown',
           'callchains', 'cc_jit', 'cc_right', 'cc_lost', 'depth')
 
+# perf names the anonymous memory of a process /tmp/perf-PID.map whether
+# or not that file exists: a sample there without a symbol is in //anon.
+PERF_MAP_DSO = re.compile(r'/tmp/perf-\d+\.map$')
 HEAD = re.compile(r'^\s*(?:\S+\s+)*?(\d+)\.(\d+):\s*(.*)$')
 FRAME = re.compile(r'^\s*([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$')
+
+
+# perf's Java demangler (util/demangle-java.c, without the return type): its
+# modes, the base types, and what it makes of a name, quirks and all.
+PREFIX, CLASS, FUNC, TYPE, CTYPE = range(5)
+BASE_TYPES = {'B': 'byte', 'C': 'char', 'D': 'double', 'F': 'float',
+              'I': 'int', 'J': 'long', 'S': 'short', 'Z': 'boolean'}
+
+
+def java_demangle(name):
+    """perf's name for a JVM signature, or None when it keeps the name."""
+    end = name.rfind(')')
+    if end < 0:
+        return None
+    out, mode, array, narg = [], PREFIX, 0, 0
+    for i, ch in enumerate(name[:end + 1]):
+        if ch == 'L' and mode in (PREFIX, TYPE):
+            if mode == TYPE:
+                out.append(', ' if narg else '')
+                narg += 1
+            mode = CLASS if mode == PREFIX else CTYPE
+        elif ch in BASE_TYPES and mode == TYPE:
+            out.append((', ' if narg else '') + BASE_TYPES[ch] + '[]' * array)
+            array = 0
+            narg += 1
+        elif ch == 'V' and mode == TYPE:
+            out.append('void' + '[]' * array)
+            array = 0
+        elif ch == '[':
+            if mode != TYPE:
+                return None
+            array += 1
+        elif ch == '(':
+            if mode != FUNC:
+                return None
+            out.append(ch)
+            mode = TYPE
+        elif ch == ')':
+            if mode != TYPE:
+                return None
+            out.append(ch)
+            narg = 0
+        elif ch == ';':
+            if mode not in (CLASS, CTYPE):
+                return None
+            if mode == CLASS and name[i + 1:i + 2].isalpha():
+                out.append('.')
+            mode = FUNC if mode == CLASS else TYPE
+        elif ch == '/':
+            if mode not in (CLASS, CTYPE):
+                return None
+            out.append('.')
+        else:
+            out.append(ch)
+    return ''.join(out)
 
 
 def read_jitdump(path):
@@ -68,10 +128,10 @@ def read_jitdump(path):
             _, _, _, addr, csize, index = struct.unpack_from(end + 'IIQQQQ', data, pos + 16)
             name_at = pos + 16 + 40
             name = data[name_at:data.index(b'\0', name_at)].decode(errors='replace')
-            loads.append((ts, addr, addr + csize, index, name))
+            loads.append((ts, addr, addr + csize, index, name, java_demangle(name)))
         elif rid == JIT_CODE_MOVE:
             _, _, _, _, new, csize, index = struct.unpack_from(end + 'IIQQQQQ', data, pos + 16)
-            loads.append((ts, new, new + csize, index, 'moved#%d' % index))
+            loads.append((ts, new, new + csize, index, 'moved#%d' % index, None))
         pos += size
     return pid, flags, sorted(loads)
 
@@ -118,6 +178,10 @@ def read_perf_map(path):
         except OSError:
             pass
     return ranges
+
+
+def is_anon(sym, dso):
+    return 'anon' in dso or (sym == '[unknown]' and PERF_MAP_DSO.search(dso) is not None)
 
 
 def read_samples(path):
@@ -186,7 +250,7 @@ def attribute(argv):
             continue
         c['samples'] += 1
         ip, sym, dso = frames[0]
-        where = 'unknown' if dso == '[unknown]' else ('anon' if 'anon' in dso else None)
+        where = 'unknown' if dso == '[unknown]' else ('anon' if is_anon(sym, dso) else None)
         c['anon_unknown'] += where is not None
         if len(frames) > 1:
             c['callchains'] += 1
@@ -196,7 +260,7 @@ def attribute(argv):
                 if not fload:
                     continue
                 c['cc_jit'] += 1
-                if fsym == fload[4] and fdso.endswith('/jitted-%d-%d.so' % (pid, fload[3])):
+                if fsym in fload[4:6] and fdso.endswith('/jitted-%d-%d.so' % (pid, fload[3])):
                     c['cc_right'] += 1
                     depth += 1
                 else:
