@@ -53,9 +53,8 @@ done
 record() {
 	local client=$1 dir=$2 e2e=$TOP/tests/e2e
 	local rec=("$PATCHED" record -q -k mono -e cpu-clock -o "$dir/perf.data")
-	# perf's JIT workload; the 6.12 series calls its own jitloop.
+	# perf's JIT workload (the 6.12 series backports it).
 	local wl=(test -w jitdump 6 150)
-	[ "$BASE" != 6.12 ] || wl=(test -w jitloop 6 150)
 
 	case "$client" in
 	jitdump|jitdump+perfmap)
