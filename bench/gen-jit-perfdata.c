@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/utsname.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,6 +280,32 @@ usage:
 	}
 
 	hdr.data.size = data_bytes;
+	/*
+	 * perf record always writes HEADER_ARCH; with it perf knows the
+	 * machine of a thread whose binaries it cannot read (here they do not
+	 * exist, as for perf.data looked at on another machine).
+	 */
+	{
+		struct {
+			struct file_section sec;
+			uint32_t len;
+			char name[64];
+		} arch = {
+			.sec.offset = hdr.data.offset + data_bytes + sizeof(arch.sec),
+			.sec.size = sizeof(arch.len) + sizeof(arch.name),
+			.len = sizeof(arch.name),
+		};
+		struct utsname u;
+
+		if (!uname(&u))
+			snprintf(arch.name, sizeof(arch.name), "%s", u.machine);
+
+		hdr.features[0] |= 1ULL << 6;	/* HEADER_ARCH */
+		if (fwrite(&arch, sizeof(arch), 1, out) != 1) {
+			perror("write");
+			return 1;
+		}
+	}
 	if (fseek(out, 0, SEEK_SET) || fwrite(&hdr, sizeof(hdr), 1, out) != 1 ||
 	    fclose(out) || fclose(dump)) {
 		perror("finish");

@@ -408,8 +408,8 @@ static void retire_op(int pid, u64 addr, int s, u64 ct)
 	p->pending[p->npending++] = (struct ref_claim){ addr, s, s, ct, true };
 }
 
-/* What perf inject does for a FORK record (pid != ppid). */
-static void fork_op(int parent, int child)
+/* What perf inject does for a FORK record (pid != ppid) at @t. */
+static void fork_op(int parent, int child, u64 t)
 {
 	struct jit_claims *jc;
 	struct thread *thread;
@@ -427,11 +427,14 @@ static void fork_op(int parent, int child)
 	thread = machine__find_thread(&the_machine, PID0 + child, PID0 + child);
 	if (!thread)
 		abort();
-	thread__set_priv(thread, jit_claims__clone(jc));
+	thread__set_priv(thread, jit_claims__clone(jc, t));
 	if (!thread__priv(thread))
 		abort();
 	thread__put(thread);
+	/* the child gets what is in effect at the fork, not the parent's later code */
+	ref_activate(&ref[parent], t);
 	ref[child] = ref[parent];
+	ref[child].npending = 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -511,7 +514,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 7:		/* fork */
 			if (op[1] % NPIDS != pid)
-				fork_op(pid, op[1] % NPIDS);
+				fork_op(pid, op[1] % NPIDS, timeless ? ~0ULL : t);
 			break;
 		}
 		if (thread_refs)

@@ -454,7 +454,7 @@ static void after_jitdump(void)
 		if (!jc)
 			continue;
 		cover_init(t->pid_);
-		copy = jit_claims__clone(jc);
+		copy = jit_claims__clone(jc, ~0ULL);
 		if (!copy)
 			abort();
 		/* without PERF_SAMPLE_TIME: every claim applies */
