@@ -289,7 +289,7 @@ usage:
 		struct {
 			struct file_section sec;
 			uint32_t len;
-			char name[64];
+			char name[128];	/* NAME_ALIGN, room for a utsname machine */
 		} arch = {
 			.sec.offset = hdr.data.offset + data_bytes + sizeof(arch.sec),
 			.sec.size = sizeof(arch.len) + sizeof(arch.name),
