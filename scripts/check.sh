@@ -100,6 +100,8 @@ check_base() {
 		perf_test "$builds/patched" 'Test java symbol'
 	run_test "$base patched: perf test 'pipe recording and injection'" \
 		perf_test "$builds/patched" 'pipe recording and injection'
+	run_test "$base patched: perf test 'perf inject --jit with malformed jitdumps'" \
+		perf_test "$builds/patched" 'with malformed jitdumps'
 	run_test "$base patched: perf test jit-mmap-overlap" \
 		perf_test "$builds/patched" jit-mmap-overlap
 	run_test "$base nofix: perf test jit-mmap-overlap fails without the fix" \
