@@ -21,8 +21,9 @@ for ((k = 1; k <= ${#patches[@]}; k++)); do
 		break
 	fi
 	result="builds"
-	if (cd "$out" && ./perf test list 2>/dev/null | grep -q jit-mmap-overlap); then
-		if (cd "$out" && ./perf test jit-mmap-overlap 2>&1 | grep -q FAILED); then
+	# Whole output first: grep -q would end perf early (SIGPIPE, pipefail).
+	if grep -q jit-mmap-overlap <<<"$(cd "$out" && ./perf test list 2>&1)"; then
+		if grep -q FAILED <<<"$(cd "$out" && ./perf test jit-mmap-overlap 2>&1)"; then
 			result="builds, jit-mmap-overlap FAILS"
 			fail=1
 		else

@@ -40,8 +40,12 @@ for v in "${variants[@]}"; do
 		fail=1
 		continue
 	fi
-	echo "ok   $v (${flags[*]}): builds warning-free, jit-mmap-overlap passes," \
-		"$("$out/perf" inject -h 2>&1 | grep -q -- '--jit' && echo 'inject has --jit' ||
-		echo 'inject has no --jit')"
+	help=$("$out/perf" inject -h 2>&1 || true)
+	if grep -q -- '--jit ' <<<"$help"; then
+		help="perf inject has --jit"
+	else
+		help="perf inject has no --jit"
+	fi
+	echo "ok   $v (${flags[*]}): builds warning-free, jit-mmap-overlap passes, $help"
 done
 exit $fail

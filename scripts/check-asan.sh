@@ -29,9 +29,9 @@ run() {
 
 cd "$ASAN"
 run "perf test jit-mmap-overlap" bash -c \
-	"./perf test jit-mmap-overlap 2>&1 | tee /dev/stderr | grep -q FAILED && exit 1 || exit 0"
+	"out=\$(./perf test jit-mmap-overlap 2>&1); echo \"\$out\"; ! grep -q FAILED <<<\"\$out\""
 run "shell test over merged anonymous mmaps" bash -c \
-	"PATH=$ASAN:\$PATH ./perf test 'merged anonymous mmaps' 2>&1 | grep -q ': Ok'"
+	"out=\$(PATH=$ASAN:\$PATH ./perf test 'merged anonymous mmaps' 2>&1); grep -q ': Ok' <<<\"\$out\""
 run "e2e clients" env PATCHED_PERF="$ASAN/perf" E2E_OUT="$logs/e2e" "$TOP/scripts/e2e.sh"
 
 reports=$(find "$logs" -name 'asan.*' -o -name 'ubsan.*' | sort)

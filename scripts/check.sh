@@ -37,12 +37,12 @@ perf_test() {
 	# Shell tests find perf in PATH and libperf-jvmti.so in the cwd.
 	out=$(cd "$dir" && PATH=$dir:$PATH timeout 900 ./perf test -v "$name" 2>&1) || true
 	echo "$out"
-	if echo "$out" | grep -qE '^ *[0-9.]+: .*: FAILED'; then
+	if grep -qE '^ *[0-9.]+: .*: FAILED' <<<"$out"; then
 		return 1
-	elif echo "$out" | grep -qE '^ *[0-9.]+: .*: Ok$'; then
-		echo "$out" | grep -qE '^ *[0-9.]+: .*: Skip' && return 1
+	elif grep -qE '^ *[0-9.]+: .*: Ok$' <<<"$out"; then
+		grep -qE '^ *[0-9.]+: .*: Skip' <<<"$out" && return 1
 		return 0
-	elif echo "$out" | grep -qE '^ *[0-9.]+: .*: Skip'; then
+	elif grep -qE '^ *[0-9.]+: .*: Skip' <<<"$out"; then
 		echo "perf test '$name' skipped"
 		return 2
 	fi

@@ -36,8 +36,8 @@ top=$PKG
 # extract a kernel tree in checkpatch's eyes (top_of_kernel_tree()):
 # references for the code we write, too.
 tar -I 'xz -T0' -xf "$work/$PKG.tar.xz" -C "$work" "$top/tools/perf/MANIFEST"
-mapfile -t manifest < <(grep -v '^tools/' "$work/$top/tools/perf/MANIFEST" |
-	sed "s|^|$top/|")
+mapfile -t manifest < <( (grep -v '^tools/' "$work/$top/tools/perf/MANIFEST"; echo COPYING) |
+	sort -u | sed "s|^|$top/|")
 tar -I 'xz -T0' -xf "$work/$PKG.tar.xz" -C "$work" --wildcards \
 	--exclude="$top/tools/testing" \
 	"$top/tools" "${manifest[@]}" \
