@@ -204,9 +204,18 @@ static void ref_activate(struct ref_pid *p, u64 t)
 			p->active[p->nactive++] = c;
 			continue;
 		}
-		for (i = j = 0; i < p->nactive; i++)
-			if (p->active[i].addr != c.addr)
-				p->active[j++] = p->active[i];
+		for (i = j = 0; i < p->nactive; i++) {
+			const struct ref_claim *old = &p->active[i];
+			int u;
+
+			if (old->addr != c.addr) {
+				p->active[j++] = *old;
+				continue;
+			}
+			/* perf report keeps the moved code's jitted map there */
+			for (u = old->start < 0 ? 0 : old->start; u < old->end && u < UNITS; u++)
+				p->view[u] = NONE;
+		}
 		p->nactive = j;
 	}
 }
