@@ -10,7 +10,7 @@ SHELL := /bin/bash
 export DEB_VERSION BASE
 
 .PHONY: all help deps source stock patched build tree export tree-status \
-	parity fuzz check-asan build-variants bisect checkpatch check demo e2e bench python313 \
+	parity fuzz check-asan build-variants bisect checkpatch submissions check demo e2e bench python313 \
 	clean-cache
 
 all: demo ## build the perfs and run the demo (the main job)
@@ -59,6 +59,9 @@ bisect: deps ## build every prefix of the series (bisectable), run the test wher
 
 checkpatch: deps ## the base's scripts/checkpatch.pl --strict over every patch
 	@scripts/checkpatch.sh
+
+submissions: deps ## cut submissions/* out of the series, check each as mailed (build/submissions/)
+	@scripts/submissions.sh
 
 check: deps ## both bases: build, run every test; ends with "N passed, N failed"
 	@scripts/check.sh

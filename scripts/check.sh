@@ -30,34 +30,7 @@ run_test() {
 	esac
 }
 
-# perf_test DIR NAME: run one perf self-test or shell test by name in the
-# build directory DIR and map its verdict line to our exit codes.
-perf_test() {
-	local dir=$1 name=$2 out
-	# Shell tests find perf in PATH and libperf-jvmti.so in the cwd.
-	out=$(cd "$dir" && PATH=$dir:$PATH timeout 900 ./perf test -v "$name" 2>&1) || true
-	echo "$out"
-	if grep -qE '^ *[0-9.]+: .*: FAILED' <<<"$out"; then
-		return 1
-	elif grep -qE '^ *[0-9.]+: .*: Ok$' <<<"$out"; then
-		grep -qE '^ *[0-9.]+: .*: Skip' <<<"$out" && return 1
-		return 0
-	elif grep -qE '^ *[0-9.]+: .*: Skip' <<<"$out"; then
-		echo "perf test '$name' skipped"
-		return 2
-	fi
-	echo "no perf test matches '$name'"
-	return 1
-}
-
-# expect_fail CMD...: passes when CMD fails (a test that must catch a bug).
-expect_fail() {
-	if "$@"; then
-		echo "expected a failure, got a pass"
-		return 1
-	fi
-	return 0
-}
+# perf_test and expect_fail are in lib.sh (submissions.sh runs them too).
 
 # python_test DIR: upstream's CPython jitdump test, on CPython 3.13
 # (skips on a perf without it: 6.12 has none).
@@ -102,6 +75,12 @@ check_base() {
 		perf_test "$builds/patched" 'pipe recording and injection'
 	run_test "$base patched: perf test 'perf inject --jit with malformed jitdumps'" \
 		perf_test "$builds/patched" 'with malformed jitdumps'
+	[ "$base" = 6.12 ] ||
+		run_test "$base patched: perf test 'perf inject --jit with the jitdumps of JIT runtimes'" \
+			perf_test "$builds/patched" 'jitdumps of JIT runtimes'
+	[ "$base" = 6.12 ] ||
+		run_test "$base patched: perf test 'perf inject --aslr test' (refuses --jit)" \
+			perf_test "$builds/patched" 'perf inject --aslr test'
 	run_test "$base patched: perf test jit-mmap-overlap" \
 		perf_test "$builds/patched" jit-mmap-overlap
 	run_test "$base nofix: perf test jit-mmap-overlap fails without the fix" \
@@ -121,6 +100,8 @@ done
 
 run_test "7.3: every configuration builds (make build-variants)" \
 	"$TOP/scripts/build-variants.sh"
+run_test "7.3: each submission as mailed: git am, checkpatch, builds, tests (make submissions)" \
+	env BASE=7.3 "$TOP/scripts/submissions.sh"
 run_test "fuzz: trimming rule vs reference, jitdump parsing; 30 s each (make fuzz)" \
 	"$TOP/scripts/fuzz.sh" 30
 run_test "demo: make's main job runs" "$TOP/scripts/demo.sh"

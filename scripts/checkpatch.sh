@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# usage: checkpatch.sh [PATCH...]
 # Run scripts/checkpatch.pl --strict, from the same kernel source, over
-# every patch of the series.  Fails on any error, warning or check.
+# every patch of the series (or over the PATCH files given: submissions.sh
+# checks its generated submissions with the same rules).  Fails on any
+# error, warning or check.
 #
 # One message is answered here rather than silenced blindly: checkpatch
 # asks "added, moved or deleted file(s), does MAINTAINERS need updating?"
@@ -11,7 +14,15 @@
 . "$(dirname "$0")/lib.sh"
 
 "$TOP/scripts/fetch-source.sh" >/dev/null
-mapfile -t patches < <(series_files)
+patches=()
+if [ $# -gt 0 ]; then
+	for p in "$@"; do	# absolute: checkpatch runs in a scratch cwd
+		[ -f "$p" ] || die "no such patch: $p"
+		patches+=("$(realpath "$p")")
+	done
+else
+	mapfile -t patches < <(series_files)
+fi
 if [ ${#patches[@]} -eq 0 ]; then
 	echo "checkpatch: the series is empty"
 	exit 0

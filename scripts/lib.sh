@@ -142,3 +142,67 @@ series_files() {
 		echo "$NOFIX_PATCH"
 	fi
 }
+
+# base_repo DIR [BRANCH]: make DIR a git repository of the pristine perf
+# source subset: one commit with a fixed identity and date (the same
+# commit id for everyone), tagged base, on BRANCH (default series).
+base_repo() {
+	local dir=$1 branch=${2:-series}
+	mkdir -p "$dir"
+	rsync -a --exclude=/.complete "$PRISTINE/" "$dir/"
+	git -C "$dir" init -q -b "$branch"
+	cat >"$dir/.gitignore" <<-'IGN'
+	# build outputs when building in place (prefer O=)
+	*.o
+	*.cmd
+	.checkpatch-camelcase.*
+	IGN
+	git -C "$dir" add -A
+	GIT_AUTHOR_NAME="Debian $PKG" GIT_AUTHOR_EMAIL=nobody@debian.org \
+	GIT_COMMITTER_NAME="Debian $PKG" GIT_COMMITTER_EMAIL=nobody@debian.org \
+	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+		git -C "$dir" commit -q -m "perf source subset of Debian $PKG $VERSION"
+	git -C "$dir" tag -f base >/dev/null
+}
+
+# perf_make SRC OUT LOG [MAKE FLAGS...]: build perf from the source tree
+# SRC into OUT with the harness's flags, all output into LOG.  Fails when
+# the build fails or prints a warning (perf builds with -Werror; anything
+# that still prints one counts as a failure here).
+perf_make() {
+	local src=$1 out=$2 log=$3
+	shift 3
+	mkdir -p "$out"
+	make -C "$src/tools/perf" O="$out" "${PERF_MAKE_FLAGS[@]}" -j"$(nproc)" "$@" \
+		>"$log" 2>&1 && ! grep -q 'warning:' "$log"
+}
+
+# perf_test DIR NAME: run one perf self-test or shell test by name in the
+# build directory DIR and map its verdict line to our exit codes: 0
+# passes, 1 fails, 2 skips (the last output line says so).
+perf_test() {
+	local dir=$1 name=$2 out
+	# Shell tests find perf in PATH and libperf-jvmti.so in the cwd.
+	out=$(cd "$dir" && PATH=$dir:$PATH timeout 900 ./perf test -v "$name" 2>&1) || true
+	echo "$out"
+	if grep -qE '^ *[0-9.]+: .*: FAILED' <<<"$out"; then
+		return 1
+	elif grep -qE '^ *[0-9.]+: .*: Ok$' <<<"$out"; then
+		grep -qE '^ *[0-9.]+: .*: Skip' <<<"$out" && return 1
+		return 0
+	elif grep -qE '^ *[0-9.]+: .*: Skip' <<<"$out"; then
+		echo "perf test '$name' skipped"
+		return 2
+	fi
+	echo "no perf test matches '$name'"
+	return 1
+}
+
+# expect_fail CMD...: passes when CMD fails (a test that must catch a bug).
+expect_fail() {
+	if "$@"; then
+		echo "expected a failure, got a pass"
+		return 1
+	fi
+	return 0
+}

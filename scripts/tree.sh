@@ -17,23 +17,8 @@ if [ -d "$tree/.git" ]; then
 	rm -rf "$tree"
 fi
 
-mkdir -p "$tree"
-rsync -a --exclude=/.complete "$PRISTINE/" "$tree/"
+base_repo "$tree" series
 cd "$tree"
-git init -q -b series
-cat >.gitignore <<'IGN'
-# build outputs when building in place (prefer O=)
-*.o
-*.cmd
-.checkpatch-camelcase.*
-IGN
-git add -A
-# A fixed identity and date: the base commit is the same for everyone.
-GIT_AUTHOR_NAME="Debian $PKG" GIT_AUTHOR_EMAIL=nobody@debian.org \
-GIT_COMMITTER_NAME="Debian $PKG" GIT_COMMITTER_EMAIL=nobody@debian.org \
-GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
-	git commit -q -m "perf source subset of Debian $PKG $VERSION"
-git tag -f base >/dev/null
 n=0
 while read -r p; do
 	git am -q --committer-date-is-author-date "$p" ||
