@@ -8,7 +8,7 @@
  * pieces (start, len, pgoff) and the same stats.
  *
  * The tables live where perf inject keeps them, in the priv of the main
- * thread of each process (machine__jit_claims()); the machine and thread
+ * thread of each process (jit_claims__find/findnew()); the machine and thread
  * functions jit-claims.c calls are stubbed below, over an array of
  * threads, with perf's reference count checking under ASan so that a
  * missing thread__put() shows as a leak.
@@ -86,6 +86,21 @@ struct thread *machine__find_thread(struct machine *machine, pid_t pid, pid_t ti
 	return thread_live[i] ? thread_get(i) : NULL;
 }
 
+struct perf_tool;
+union perf_event;
+struct perf_sample;
+int perf_event__process_fork(const struct perf_tool *tool, union perf_event *event,
+			     struct perf_sample *sample, struct machine *machine);
+
+/* For jit_claims__process_fork(), which the fuzzers do not call. */
+int perf_event__process_fork(const struct perf_tool *tool __maybe_unused,
+			     union perf_event *event __maybe_unused,
+			     struct perf_sample *sample __maybe_unused,
+			     struct machine *machine __maybe_unused)
+{
+	abort();
+}
+
 void thread__put(struct thread *thread)
 {
 	if (!thread)
@@ -105,7 +120,7 @@ static void thread_remove(int i)
 /* The table of process i, as perf inject finds it for an mmap record. */
 static struct jit_claims *table(int i)
 {
-	return machine__jit_claims(&the_machine, PID0 + i, /*create=*/false);
+	return jit_claims__find(&the_machine, PID0 + i);
 }
 
 static const struct {
@@ -394,7 +409,7 @@ static u64 op_time(const u8 *op, u64 t)
 static void add_op(int pid, int s, int len, u64 ct)
 {
 	struct ref_pid *p = &ref[pid];
-	struct jit_claims *jc = machine__jit_claims(&the_machine, PID0 + pid, true);
+	struct jit_claims *jc = jit_claims__findnew(&the_machine, PID0 + pid);
 
 	if (!jc || jit_claims__add(jc, base + s * UNIT, len * UNIT, ct))
 		abort();
@@ -409,7 +424,7 @@ static void add_op(int pid, int s, int len, u64 ct)
 static void retire_op(int pid, u64 addr, int s, u64 ct)
 {
 	struct ref_pid *p = &ref[pid];
-	struct jit_claims *jc = machine__jit_claims(&the_machine, PID0 + pid, true);
+	struct jit_claims *jc = jit_claims__findnew(&the_machine, PID0 + pid);
 
 	if (!jc || jit_claims__retire(jc, addr, ct))
 		abort();

@@ -124,6 +124,21 @@ struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid)
 	return t ? thread_get(t) : NULL;
 }
 
+struct perf_tool;
+union perf_event;
+struct perf_sample;
+int perf_event__process_fork(const struct perf_tool *tool, union perf_event *event,
+			     struct perf_sample *sample, struct machine *machine);
+
+/* For jit_claims__process_fork(), which the fuzzers do not call. */
+int perf_event__process_fork(const struct perf_tool *tool __maybe_unused,
+			     union perf_event *event __maybe_unused,
+			     struct perf_sample *sample __maybe_unused,
+			     struct machine *machine __maybe_unused)
+{
+	abort();
+}
+
 void thread__put(struct thread *thread)
 {
 	if (!thread)
@@ -389,11 +404,15 @@ static void cover_init(pid_t pid)
 	for (i = ncover = 0; i < nmaps; i++) {
 		u64 s = maps[i].start, len = maps[i].len;
 
-		/* empty, or wrapping around: claims nothing */
-		if ((pid_t)maps[i].pid != pid || !len || s + len - 1 < s)
+		if ((pid_t)maps[i].pid != pid || !len)
 			continue;
+		/*
+		 * A claim is the code only, at the start of its map: a map whose
+		 * length wraps around (a damaged unwinding mapped_size added to
+		 * it) still has its code there.
+		 */
 		cover[ncover].start = s;
-		cover[ncover].last = s + len - 1;
+		cover[ncover].last = s + len - 1 < s ? ~0ULL : s + len - 1;
 		ncover++;
 	}
 	qsort(cover, ncover, sizeof(cover[0]), cover_cmp);
@@ -450,7 +469,7 @@ static void after_jitdump(void)
 
 		if (t->pid_ != t->tid)
 			continue;
-		jc = machine__jit_claims(&machine, t->pid_, /*create=*/false);
+		jc = jit_claims__find(&machine, t->pid_);
 		if (!jc)
 			continue;
 		cover_init(t->pid_);
