@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "stubs.h"
 #include "jit-claims.h"
 #include "machine.h"
 #include "thread.h"
@@ -84,21 +85,6 @@ struct thread *machine__find_thread(struct machine *machine, pid_t pid, pid_t ti
 	if (machine != &the_machine)
 		abort();
 	return thread_live[i] ? thread_get(i) : NULL;
-}
-
-struct perf_tool;
-union perf_event;
-struct perf_sample;
-int perf_event__process_fork(const struct perf_tool *tool, union perf_event *event,
-			     struct perf_sample *sample, struct machine *machine);
-
-/* For jit_claims__process_fork(), which the fuzzers do not call. */
-int perf_event__process_fork(const struct perf_tool *tool __maybe_unused,
-			     union perf_event *event __maybe_unused,
-			     struct perf_sample *sample __maybe_unused,
-			     struct machine *machine __maybe_unused)
-{
-	abort();
 }
 
 void thread__put(struct thread *thread)

@@ -45,6 +45,7 @@
 #include "util/tsc.h"
 #include "util/build-id.h"
 #include "util/jit.h"
+#include "stubs.h"
 #include "util/jit-claims.h"
 
 #define PID		4242
@@ -122,21 +123,6 @@ struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid)
 		abort();
 	t = thread_lookup(pid, tid);
 	return t ? thread_get(t) : NULL;
-}
-
-struct perf_tool;
-union perf_event;
-struct perf_sample;
-int perf_event__process_fork(const struct perf_tool *tool, union perf_event *event,
-			     struct perf_sample *sample, struct machine *machine);
-
-/* For jit_claims__process_fork(), which the fuzzers do not call. */
-int perf_event__process_fork(const struct perf_tool *tool __maybe_unused,
-			     union perf_event *event __maybe_unused,
-			     struct perf_sample *sample __maybe_unused,
-			     struct machine *machine __maybe_unused)
-{
-	abort();
 }
 
 void thread__put(struct thread *thread)
