@@ -17,12 +17,14 @@ JitMany.f0(int) in perf's output).
 Samples in ranges of the perf map (and in no load) are right when perf
 resolved them to the map's symbol.
 
-Prints one JSON object of counts (keys: see FIGURES and COUNTS; with
---samples-in, the number of samples perf inject read, also "dropped"); with
+Prints one JSON object of counts (keys: see FIGURES and COUNTS, and
+"code_loads", the JIT_CODE_LOAD records of the jitdump; with --samples-in,
+the number of samples perf inject read, also "dropped"); with
 --per-function, also the counts per function and the places perf put its
 samples.  With --gate, compares two such objects and prints one line per
 figure on which PATCHED is worse than STOCK; exits 1 when there is one.
 """
+import bisect
 import collections
 import json
 import re
@@ -111,7 +113,8 @@ def java_demangle(name):
 
 
 def read_jitdump(path):
-    """pid, flags, [(time, start, end, index, name)] of the loads and moves."""
+    """pid, flags, [(time, start, end, index, name, demangled)] of the loads
+    and moves, and the number of loads."""
     with open(path, 'rb') as f:
         data = f.read()
     magic, = struct.unpack_from('<I', data, 0)
@@ -119,7 +122,7 @@ def read_jitdump(path):
     hdr_size, = struct.unpack_from(end + 'I', data, 8)
     pid, = struct.unpack_from(end + 'I', data, 20)
     flags, = struct.unpack_from(end + 'Q', data, 32)
-    loads, pos = [], hdr_size
+    loads, pos, nr_loads = [], hdr_size, 0
     while pos + 16 <= len(data):
         rid, size, ts = struct.unpack_from(end + 'IIQ', data, pos)
         if size < 16 or pos + size > len(data):
@@ -129,11 +132,12 @@ def read_jitdump(path):
             name_at = pos + 16 + 40
             name = data[name_at:data.index(b'\0', name_at)].decode(errors='replace')
             loads.append((ts, addr, addr + csize, index, name, java_demangle(name)))
+            nr_loads += 1
         elif rid == JIT_CODE_MOVE:
             _, _, _, _, new, csize, index = struct.unpack_from(end + 'IIQQQQQ', data, pos + 16)
             loads.append((ts, new, new + csize, index, 'moved#%d' % index, None))
         pos += size
-    return pid, flags, sorted(loads)
+    return pid, flags, sorted(loads), nr_loads
 
 
 def read_time_conv(path):
@@ -180,6 +184,16 @@ def read_perf_map(path):
     return ranges
 
 
+def by_page(ranges, at=1):
+    """{page: [range, ...]}: the ranges (whose start and end are at
+    range[at] and range[at + 1]) on each page they cover, in their order."""
+    pages = collections.defaultdict(list)
+    for r in ranges:
+        for page in range(r[at] // PAGE, (r[at + 1] - 1) // PAGE + 1):
+            pages[page].append(r)
+    return pages
+
+
 def is_anon(sym, dso):
     return 'anon' in dso or (sym == '[unknown]' and PERF_MAP_DSO.search(dso) is not None)
 
@@ -223,25 +237,36 @@ def attribute(argv):
     if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    pid, flags, loads = read_jitdump(args[0])
+    pid, flags, loads, nr_loads = read_jitdump(args[0])
     if flags & JITDUMP_FLAGS_ARCH_TIMESTAMP:
         if not perf_data:
             sys.exit('%s has arch timestamps: give --perf-data' % args[0])
         conv = read_time_conv(perf_data)
         loads = [(conv(ld[0]),) + ld[1:] for ld in loads]
-    by_page = collections.defaultdict(list)
-    for load in loads:
-        for page in range(load[1] // PAGE, (load[2] - 1) // PAGE + 1):
-            by_page[page].append(load)
-    pmap = read_perf_map(perf_map)
+    # Both lookups go through the pages an address is on, so that they
+    # cost what is on one page, not what the jitdump or the map holds
+    # (100,000 loads and as many samples stay linear).
+    load_pages = by_page(loads)
+    load_times = {page: [ld[0] for ld in lds] for page, lds in load_pages.items()}
+    pmap_pages = by_page(read_perf_map(perf_map), 0)
 
     def load_at(ip, t):
-        best = None
-        for load in by_page.get(ip // PAGE, ()):
-            if load[0] <= t and load[1] <= ip < load[2]:
-                if best is None or load[0] >= best[0]:
-                    best = load
-        return best
+        """The newest load made by time t that covers ip."""
+        page = ip // PAGE
+        lds = load_pages.get(page, ())
+        i = bisect.bisect_right(load_times.get(page, ()), t)
+        while i > 0:
+            i -= 1
+            if lds[i][1] <= ip < lds[i][2]:
+                return lds[i]
+        return None
+
+    def pmap_at(ip):
+        """The symbol of the first range of the perf map that covers ip."""
+        for start, stop, name in pmap_pages.get(ip // PAGE, ()):
+            if start <= ip < stop:
+                return name
+        return None
 
     c = collections.Counter()
     funcs = collections.defaultdict(collections.Counter)
@@ -277,17 +302,17 @@ def attribute(argv):
             funcs[best[4]]['right'] += right
             funcs[best[4]]['%s %s' % (sym, dso.rsplit('/', 1)[-1])] += 1
             continue
-        for start, stop, name in pmap:
-            if start <= ip < stop:
-                c['perfmap'] += 1
-                c['perfmap_right'] += sym == name
-                if where == 'unknown':
-                    c['perfmap_unknown'] += 1
-                funcs[name]['samples'] += 1
-                funcs[name]['right'] += sym == name
-                funcs[name]['%s %s' % (sym, dso.rsplit('/', 1)[-1])] += 1
-                break
+        name = pmap_at(ip)
+        if name is not None:
+            c['perfmap'] += 1
+            c['perfmap_right'] += sym == name
+            if where == 'unknown':
+                c['perfmap_unknown'] += 1
+            funcs[name]['samples'] += 1
+            funcs[name]['right'] += sym == name
+            funcs[name]['%s %s' % (sym, dso.rsplit('/', 1)[-1])] += 1
     out = {k: c[k] for k in COUNTS}
+    out['code_loads'] = nr_loads
     if samples_in is not None:
         out['dropped'] = samples_in - c['samples']
     if per_function:
