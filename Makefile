@@ -7,7 +7,7 @@
 # build.  `make check` covers both bases.  `make help` lists the targets.
 
 SHELL := /bin/bash
-export DEB_VERSION BASE
+export DEB_VERSION BASE BENCH_MAX
 
 .PHONY: all help deps source stock patched build tree export tree-status \
 	parity fuzz check-asan build-variants bisect checkpatch submissions check demo e2e bench python313 \

@@ -6,6 +6,8 @@
 # medians of wall time and peak RSS over RUNS alternating runs, their
 # ratios patched/stock, the mmap records and size of each output; then the
 # scaling of the patched filter with the number of functions; then the
+# growth of stock and patched with 10k, 100k and 1M functions
+# (scripts/bench-scale.sh, BENCH_MAX caps the sizes); then the
 # real recordings of make e2e; then a system-wide recording with many
 # short-lived processes (scripts/bench-syswide.sh).  Goals: wall and RSS
 # ratios <= 1.02 and 1.05 on the default input, <= 1.05 and 1.05 on the
@@ -116,6 +118,11 @@ for n in 1000 10000 100000; do
 	find "$d" -name 'jitted-*.so' -delete
 	rm -f "$d"/out.* "$d/prof.data"
 done
+
+echo
+echo "== scaling of perf inject --jit with the number of functions, stock and patched"
+echo "   (scripts/bench-scale.sh; sizes up to BENCH_MAX=${BENCH_MAX:-1000000})"
+"$TOP/scripts/bench-scale.sh" -r "$runs"
 
 echo
 e2e_runs=$((runs < 10 ? 10 : runs))
