@@ -52,7 +52,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # system time: wait that out.
 clean() {
 	local n
-	n=$(find "$1" -maxdepth 1 -name 'jitted-*.so' -print -delete | wc -l)
+	n=$(find "$1" -maxdepth 1 -name 'jitted-*.so' -print -delete 2>/dev/null | wc -l)
 	rm -f "$1"/out.*
 	sync
 	[ "$n" -lt 50000 ] || sleep 35
