@@ -70,8 +70,8 @@ demo: build ## the main job: stock vs patched attribution, perf test -w jitdump 
 	@scripts/demo.sh
 
 # make e2e adds the node-100k client (100,000 V8 functions) on 7.3 only:
-# stock 6.12's perf script takes about 40 minutes of CPU over its
-# 100,000 jitted DSOs.
+# stock 6.12's perf script takes 45 minutes (25 of CPU) over its 100,000
+# jitted DSOs.
 # make check runs scripts/e2e.sh without it.
 E2E_BIG ?= $(if $(filter 6.12,$(BASE)),0,1)
 

@@ -18,7 +18,7 @@
 # recorded with plain samples; it prints the number of code loads and the
 # seconds each step took.  It is not in the default list (make check runs
 # that): stock 6.12's perf script sorts its list of DSOs again for each new
-# one and takes about 40 minutes of CPU over the 100,000 jitted ones.  make
+# one and takes 45 minutes (25 of CPU) over the 100,000 jitted ones.  make
 # e2e runs it on 7.3 (E2E_BIG=1; `make e2e BASE=6.12 E2E_BIG=1` on 6.12).
 # Its perf.data files, jitdump and jitted-PID-N.so (about 600 MB) are
 # removed once it is checked.
