@@ -19,9 +19,16 @@
 # record) in a plain loop; "x plain" is each build's wall time over the
 # loop's at the same size.
 #
-# Each run starts from a directory without jitted-*.so files and after
-# sync(1), so that no run pays for the writeback or the deletion of the
-# files of the one before (see clean()).
+# The runs write their files to a tmpfs (BENCH_SCALE_DIR, default
+# /dev/shm/perf-jit-bench-scale, when it has room for 1,000,000 files):
+# what grows there is perf's own work.  On ext4 a directory of a million
+# files adds a superlinear cost of its own, the same for every build and
+# for the plain loop, and inode reuse after a large deletion adds noise
+# of tens of seconds (see clean()); set BENCH_SCALE_DIR to a directory on
+# a disk to measure that too.  Each run starts from a directory without
+# jitted-*.so files, after sync(1), so that no run pays for the writeback
+# or the deletion of the files of the one before; the order of the builds
+# rotates from run to run.
 . "$(dirname "$0")/lib.sh"
 
 runs=5
@@ -38,10 +45,20 @@ max=${BENCH_MAX:-1000000}
 
 require_builds stock patched
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
-work=$VDIR/bench
+mkdir -p "$VDIR/bench"
+gen=$VDIR/bench/gen-jit-perfdata
+plain=$VDIR/bench/plain-jit-write
+work=${BENCH_SCALE_DIR:-}
+if [ -z "$work" ]; then
+	work=$VDIR/bench
+	# 1,000,000 files of one page each, and the inputs and outputs.
+	if [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt $((8 << 20)) ] 2>/dev/null; then
+		work=/dev/shm/perf-jit-bench-scale
+		trap 'rm -rf "$work"' EXIT
+	fi
+fi
 mkdir -p "$work"
-gen=$work/gen-jit-perfdata
-plain=$work/plain-jit-write
+echo "   (files in $work, $(stat -f -c %T "$work"))"
 cc -O2 -Wall -Wextra -Werror -o "$gen" "$TOP/bench/gen-jit-perfdata.c"
 cc -O2 -Wall -Wextra -Werror -o "$plain" "$TOP/bench/plain-jit-write.c"
 
@@ -55,7 +72,7 @@ clean() {
 	n=$(find "$1" -maxdepth 1 -name 'jitted-*.so' -print -delete 2>/dev/null | wc -l)
 	rm -f "$1"/out.*
 	sync
-	[ "$n" -lt 50000 ] || sleep 35
+	[ "$n" -lt 50000 ] || [ "$(stat -f -c %T "$1")" = tmpfs ] || sleep 35
 }
 
 # timed DIR NAME LIMIT CMD...: run CMD, append wall seconds and peak RSS
@@ -92,24 +109,44 @@ for n in "${sizes[@]}"; do
 	[ "$n" -le 100000 ] || r=3
 	limit=0 killed=
 	for ((i = 0; i < r; i++)); do
-		timed "$d" patched 0 "$TOP/build/${BPREFIX}patched/perf" inject --jit \
-			-i "$d/perf.data" -o "$d/out.patched" || die "patched perf inject failed at $n"
-		[ "$n" -le 100000 ] || [ "$limit" != 0 ] ||
-			limit=$(awk '{ printf "%d", 2 * $1 + 1 }' "$d/patched.wall")
-		[ -z "$killed" ] || continue
-		rc=0
-		timed "$d" stock "$limit" "$TOP/build/${BPREFIX}stock/perf" inject --jit \
-			-i "$d/perf.data" -o "$d/out.stock" || rc=$?
-		[ $rc -eq 0 ] || [ $rc -eq 124 ] || die "stock perf inject failed at $n"
-		[ $rc -ne 124 ] || killed=$limit
+		# patched first in the first run: stock's limit comes from it.
+		order=(patched stock plain)
+		((i % 3 == 0)) || order=("${order[@]:i%3}" "${order[@]:0:i%3}")
+		for b in "${order[@]}"; do
+			case $b in
+			patched)
+				timed "$d" patched 0 "$TOP/build/${BPREFIX}patched/perf" inject --jit \
+					-i "$d/perf.data" -o "$d/out.patched" ||
+					die "patched perf inject failed at $n"
+				# plain writes the bytes of one of its jitted-PID-N.so.
+				[ -e "$d/template.so" ] || cp "$d/jitted-4000007-1.so" "$d/template.so" ||
+					die "no jitted-4000007-1.so at $n"
+				[ "$n" -le 100000 ] || [ "$limit" != 0 ] ||
+					limit=$(awk '{ printf "%d", 2 * $1 + 1 }' "$d/patched.wall")
+				;;
+			stock)
+				[ -z "$killed" ] || continue
+				rc=0
+				timed "$d" stock "$limit" "$TOP/build/${BPREFIX}stock/perf" inject --jit \
+					-i "$d/perf.data" -o "$d/out.stock" || rc=$?
+				[ $rc -eq 0 ] || [ $rc -eq 124 ] || die "stock perf inject failed at $n"
+				[ $rc -ne 124 ] || killed=$limit
+				;;
+			plain)
+				[ -e "$d/template.so" ] || continue
+				timed "$d" plain 0 "$plain" "$d" "$n" "$d/template.so" ||
+					die "plain loop failed at $n"
+				;;
+			esac
+		done
 	done
-	# The plain loop writes the bytes of a jitted-PID-N.so of the last run.
-	cp "$d/jitted-4000007-1.so" "$d/template.so" || die "no jitted-4000007-1.so at $n"
-	timed "$d" plain 0 "$plain" "$d" "$n" "$d/template.so" || die "plain loop failed at $n"
+	[ -s "$d/plain.wall" ] || timed "$d" plain 0 "$plain" "$d" "$n" "$d/template.so" ||
+		die "plain loop failed at $n"
 	clean "$d"
 	w_plain=$(median <"$d/plain.wall")
 	for b in plain stock patched; do
-		w=$(median <"$d/$b.wall" 2>/dev/null || true)
+		w=
+		[ ! -s "$d/$b.wall" ] || w=$(median <"$d/$b.wall")
 		[ "$b" != stock ] || [ -z "$killed" ] || w=$killed
 		[ -n "$w" ] || continue
 		rss=-
