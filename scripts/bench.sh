@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: bench.sh [-r RUNS] [-n FUNCS] [-k FLIPS] [-s SAMPLES]
+# usage: bench.sh [-q] [-r RUNS] [-n FUNCS] [-k FLIPS] [-s SAMPLES]
 #
 # perf inject --jit, stock vs patched, on the same input in one run:
 # medians of wall time and peak RSS over RUNS alternating runs, their
@@ -11,17 +11,19 @@
 # real recordings of make e2e; then a system-wide recording with many
 # short-lived processes (scripts/bench-syswide.sh).  Goals: wall and RSS
 # ratios <= 1.02 and 1.05 on the default input, <= 1.05 and 1.05 on the
-# system-wide one, output mmap records linear in FUNCS.
+# system-wide one, output mmap records linear in FUNCS.  -q: the default
+# and the perf record -d inputs only.
 . "$(dirname "$0")/lib.sh"
 
-runs=5 nfuncs=10000 flips=100000 samples=1000000
-while getopts r:n:k:s: opt; do
+runs=5 nfuncs=10000 flips=100000 samples=1000000 quick=
+while getopts qr:n:k:s: opt; do
 	case $opt in
+	q) quick=1 ;;
 	r) runs=$OPTARG ;;
 	n) nfuncs=$OPTARG ;;
 	k) flips=$OPTARG ;;
 	s) samples=$OPTARG ;;
-	*) echo "usage: $0 [-r RUNS] [-n FUNCS] [-k FLIPS] [-s SAMPLES]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-q] [-r RUNS] [-n FUNCS] [-k FLIPS] [-s SAMPLES]" >&2; exit 2 ;;
 	esac
 done
 
@@ -87,6 +89,7 @@ echo
 echo "== the same with data mmaps (perf record -d): each flip also reports the writable page,"
 echo "   which stock drops and patched must keep (around the claims)"
 compare data-mmaps -n "$nfuncs" -k "$flips" -s "$samples" -d
+[ -z "$quick" ] || exit 0
 
 echo
 echo "== scaling of the patched filter (K = $flips flips, 100000 samples): cost measured by"
