@@ -9,10 +9,12 @@
 # growth of stock and patched with 10k, 100k and 1M functions
 # (scripts/bench-scale.sh, BENCH_MAX caps the sizes); then the
 # real recordings of make e2e; then a system-wide recording with many
-# short-lived processes (scripts/bench-syswide.sh).  Goals: wall and RSS
-# ratios <= 1.02 and 1.05 on the default input, <= 1.05 and 1.05 on the
-# system-wide one, output mmap records linear in FUNCS.  -q: the default
-# and the perf record -d inputs only.
+# short-lived processes (scripts/bench-syswide.sh); then Node.js with
+# 80,000 functions that spawns 300 children, and without the children
+# (scripts/bench-fork.sh).  Goals: wall and RSS ratios <= 1.02 and 1.05 on
+# the default input, <= 1.05 and 1.05 on the system-wide one, CPU and RSS
+# ratios <= 1.10 on node with and without children, output mmap records
+# linear in FUNCS.  -q: the default and the perf record -d inputs only.
 . "$(dirname "$0")/lib.sh"
 
 runs=5 nfuncs=10000 flips=100000 samples=1000000 quick=
@@ -145,3 +147,6 @@ done
 
 echo
 "$TOP/scripts/bench-syswide.sh" -r "$runs"
+
+echo
+"$TOP/scripts/bench-fork.sh" -r "$((runs < 5 ? 5 : runs))"
