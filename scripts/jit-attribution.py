@@ -15,7 +15,9 @@ a callchain frame, also to the load's symbol, e.g. CPython's py::f:file, or
 the name perf demangles it to: the JVMTI agent's LJitMany;f0(I)J is
 JitMany.f0(int) in perf's output).
 Samples in ranges of the perf map (and in no load) are right when perf
-resolved them to the map's symbol.
+resolved them to the map's symbol.  A sample that perf printed without any
+frame (a DWARF callchain that unwound to nothing from a leaf in //anon)
+counts as in //anon or [unknown] ("noframe"), not as dropped.
 
 Prints one JSON object of counts (keys: see FIGURES and COUNTS, and
 "code_loads", the JIT_CODE_LOAD records of the jitdump; with --samples-in,
@@ -46,7 +48,7 @@ FIGURES = (
     ('anon_unknown', 'samples in //anon or [unknown]', False),
     ('dropped', 'samples dropped by inject', False),
 )
-COUNTS = ('samples', 'jit', 'right', 'anon', 'unknown', 'anon_unknown',
+COUNTS = ('samples', 'noframe', 'jit', 'right', 'anon', 'unknown', 'anon_unknown',
           'perfmap', 'perfmap_right', 'perfmap_unknown',
           'callchains', 'cc_jit', 'cc_right', 'cc_lost', 'depth')
 
@@ -271,9 +273,14 @@ def attribute(argv):
     c = collections.Counter()
     funcs = collections.defaultdict(collections.Counter)
     for t, frames in read_samples(args[1]):
-        if not frames:
-            continue
         c['samples'] += 1
+        if not frames:
+            # perf printed no frame at all: with DWARF callchains, a
+            # leaf in a map without unwinding information (//anon) can
+            # unwind to nothing.  The sample is there, nowhere known.
+            c['noframe'] += 1
+            c['anon_unknown'] += 1
+            continue
         ip, sym, dso = frames[0]
         where = 'unknown' if dso == '[unknown]' else ('anon' if is_anon(sym, dso) else None)
         c['anon_unknown'] += where is not None
