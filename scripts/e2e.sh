@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: e2e.sh [CLIENT...]   (jitdump jitdump+perfmap lli node python java
+# usage: e2e.sh [CLIENT...]   (jitdump jitdump+perfmap lli node node-fork
+#                              python py-exit-before py-exit-middle java
 #                              node-100k; default all but node-100k, which
 #                              E2E_BIG=1 adds; BASE=6.12 for the 6.12 builds)
 #
@@ -9,7 +10,18 @@
 # count where the samples and callchain frames of JIT code went, against
 # the ground truth of the jitdump itself (scripts/jit-attribution.py).
 # The python client is CPython 3.13 -Xperf_jit (scripts/python313.sh),
-# recorded with DWARF callchains through its trampolines.  The java client
+# recorded with DWARF callchains through its trampolines.  The node-fork
+# client is V8 that forks: 3,000 functions, then 60 children spawned with
+# execFileSync('/bin/true') (each a FORK of the process holding that code,
+# an exec COMM and an EXIT), then 300 of the functions compiled again and
+# run; it fails when the jitdump holds fewer code loads than functions or
+# perf.data fewer children.  The py-exit-before and py-exit-middle clients
+# are CPython 3.13 -Xperf_jit whose main thread exits (pthread_exit(3))
+# while a worker thread goes on JITting: before the worker makes any
+# function of its own, or halfway through, the first half's functions
+# still running after it (tests/e2e/py-main-exit.py); they fail when
+# perf.data holds no EXIT of the main thread followed by samples of the
+# worker.  The java client
 # is OpenJDK 17 with perf's JVMTI agent (libperf-jvmti.so of the patched
 # build) writing the jitdump, recorded with frame pointer callchains.
 #
@@ -44,14 +56,17 @@ fi
 JVMTI=$TOP/build/${BPREFIX}patched/libperf-jvmti.so
 OUT=${E2E_OUT:-$VDIR/e2e}
 # CPython's jitdump and inject's jitted-PID-N.so of it are in /tmp; they
-# stay there for later looks at $OUT/python (and make bench) until the next run.
-old=$(awk '/^pid / { print $2 }' "$OUT/python/out" 2>/dev/null || true)
-[ -z "$old" ] || rm -f "/tmp/jit-$old.dump" /tmp/jitted-"$old"-*.so
+# stay there for later looks at $OUT/python* (and make bench) until the next run.
+for f in "$OUT"/*/out; do
+	[ -f "$f" ] || continue
+	old=$(awk '/^pid [0-9]+$/ { print $2; exit }' "$f")
+	[ -z "$old" ] || rm -f "/tmp/jit-$old.dump" /tmp/jitted-"$old"-*.so
+done
 rm -rf "$OUT"
 mkdir -p "$OUT"
 clients=("$@")
 if [ ${#clients[@]} -eq 0 ]; then
-	clients=(jitdump jitdump+perfmap lli node python java)
+	clients=(jitdump jitdump+perfmap lli node node-fork python py-exit-before py-exit-middle java)
 	[ "${E2E_BIG:-0}" = 0 ] || clients+=(node-100k)
 fi
 rerun="scripts/e2e.sh"
@@ -59,7 +74,7 @@ rerun="scripts/e2e.sh"
 [ -z "${PATCHED_PERF:-}" ] || rerun="PATCHED_PERF=$PATCHED_PERF $rerun"
 python=
 for c in "${clients[@]}"; do
-	[ "$c" != python ] || python=$("$TOP/scripts/python313.sh")
+	[[ $c != python && $c != py-exit-* ]] || python=$("$TOP/scripts/python313.sh")
 done
 
 # record CLIENT DIR: run the client under perf record in DIR; print the
@@ -87,6 +102,14 @@ record() {
 		(cd "$dir" && "${rec[@]}" -- node --perf-prof --interpreted-frames-native-stack \
 			"$e2e/node-bench.js" >"$dir/out")
 		;;
+	node-fork)
+		command -v node >/dev/null || { echo "skip: no node"; return 2; }
+		# 3,000 functions, 60 children, then 300 of the functions for
+		# 2 s: enough forks of a process full of claims to see each
+		# one's cost, small enough for make check.
+		(cd "$dir" && "${rec[@]}" -- node --perf-prof --interpreted-frames-native-stack \
+			"$e2e/node-fork.js" 3000 60 2 300 >"$dir/out")
+		;;
 	node-100k)
 		command -v node >/dev/null || { echo "skip: no node"; return 2; }
 		# 100,000 functions, then 2,000 of them for 3 s; 1 kHz without
@@ -100,6 +123,12 @@ record() {
 		# of stack per sample keep perf.data near 25 MB.
 		"${rec[@]}" -F 1000 --call-graph dwarf,8192 -- "$python" -Xperf_jit \
 			"$e2e/py-many-funcs.py" 3000 8 3 >"$dir/out"
+		;;
+	py-exit-before|py-exit-middle)
+		# 2,000 functions (1,000 before and 1,000 after the main
+		# thread's exit in the middle) run for 3 s in all, plain samples.
+		"${rec[@]}" -F 1000 --call-graph dwarf,8192 -- "$python" -Xperf_jit "$e2e/py-main-exit.py" \
+			"${client#py-exit-}" 2000 3 >"$dir/out"
 		;;
 	java)
 		command -v java >/dev/null && command -v javac >/dev/null ||
@@ -121,7 +150,7 @@ record() {
 		die "unknown client $client"
 		;;
 	esac 2>"$dir/record.err" || { cat "$dir/record.err" >&2; return 1; }
-	if [ "$client" = python ]; then
+	if [[ $client == python || $client == py-exit-* ]]; then
 		# CPython writes /tmp/jit-PID.dump; the workload says its pid.
 		echo "/tmp/jit-$(awk '/^pid / { print $2 }' "$dir/out").dump"
 	else
@@ -139,6 +168,25 @@ field() {
 	python3 -c 'import json, sys
 c = json.load(open(sys.argv[1]))
 print(*(c.get(k, 0) for k in sys.argv[2:]))' "$@"
+}
+
+# task_events DATA PID: in DATA, the children that process PID forked
+# (FORK records with a new pid) and those that exec'd, whether its main
+# thread exited, and how many samples its other threads took after that:
+# "FORKS EXECS EXITED AFTER".
+task_events() {
+	"$PATCHED" script --show-task-events -F pid,tid,time -i "$1" 2>/dev/null |
+		awk -v p="$2" '
+		match($0, /PERF_RECORD_FORK\([0-9]+:[0-9]+\):\([0-9]+:[0-9]+\)/) {
+			split(substr($0, RSTART + 17, RLENGTH - 18), f, /[:()]+/)
+			if (f[1] != f[3] && f[3] == p) forks++
+			next
+		}
+		/PERF_RECORD_COMM exec:/ { if ($1 != p "/" p) execs++; next }
+		index($0, "PERF_RECORD_EXIT(" p ":" p ")") { exited = 1; next }
+		/PERF_RECORD_/ { next }
+		exited { split($1, t, "/"); if (t[1] == p && t[2] != p) after++ }
+		END { print forks + 0, execs + 0, exited + 0, after + 0 }'
 }
 
 fmt='%-16s %-7s %7s %6s %6s %13s %5s %8s %8s %7s %6s\n'
@@ -226,6 +274,31 @@ for client in "${clients[@]}"; do
 		fi
 	fi
 	rm -f "$map"
+	# What the fork and main-thread-exit clients must have recorded, so
+	# that they cannot silently check less.
+	case $client in
+	node-fork)
+		loads=$(field "$dir/counts.stock.json" code_loads 2>/dev/null || echo 0)
+		read -r forks execs _ _ < <(task_events "$dir/perf.data" "$wpid")
+		printf '%-16s %d code loads, %d children forked, %d exec'"'"'d\n' "$client" \
+			"$loads" "$forks" "$execs"
+		if [ "$loads" -lt 3000 ] || [ "$forks" -lt 60 ] || [ "$execs" -lt 60 ]; then
+			printf '%-16s FAIL: fewer than 3000 code loads or 60 children; rerun: %s %s\n' \
+				"$client" "$rerun" "$client"
+			fail=1
+		fi
+		;;
+	py-exit-*)
+		read -r _ _ exited after < <(task_events "$dir/perf.data" "$wpid")
+		printf '%-16s main thread exit recorded: %s, samples of the worker after it: %d\n' \
+			"$client" "$([ "$exited" = 1 ] && echo yes || echo no)" "$after"
+		if [ "$exited" != 1 ] || [ "$after" -eq 0 ]; then
+			printf '%-16s FAIL: no EXIT of the main thread followed by samples; rerun: %s %s\n' \
+				"$client" "$rerun" "$client"
+			fail=1
+		fi
+		;;
+	esac
 	[ "$client" = node-100k ] || continue
 	loads=$(field "$dir/counts.stock.json" code_loads 2>/dev/null || echo 0)
 	printf '%-16s %d code loads in the jitdump; seconds: %s, all %s\n' "$client" "$loads" \
