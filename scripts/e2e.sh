@@ -126,7 +126,8 @@ record() {
 		;;
 	py-exit-before|py-exit-middle)
 		# 2,000 functions (1,000 before and 1,000 after the main
-		# thread's exit in the middle) run for 3 s in all, plain samples.
+		# thread's exit in the middle) run for 3 s in all; 1 kHz and
+		# DWARF callchains through the trampolines, as for python.
 		"${rec[@]}" -F 1000 --call-graph dwarf,8192 -- "$python" -Xperf_jit "$e2e/py-main-exit.py" \
 			"${client#py-exit-}" 2000 3 >"$dir/out"
 		;;
