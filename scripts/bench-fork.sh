@@ -20,8 +20,9 @@
 # second.  Then perf inject --jit with both perfs, RUNS alternating runs
 # each (at least 5), the order rotating: medians of CPU time (user + sys:
 # steadier than wall time on shared cores), wall time and peak RSS, the
-# ratios patched/stock beside their goals (<= 1.10), and the jitted
-# DSOs each build wrote (one per code load, the same for both).
+# ratios patched/stock beside their goals (<= 1.10), the jitted DSOs each
+# build wrote (one per code load, the same for both), and what the
+# children add to each build's CPU time (with less without).
 #
 # The files go to a tmpfs (BENCH_FORK_DIR, default /dev/shm/perf-jit-bench-fork,
 # when it has room; removed at the end): a run writes 80,000
@@ -177,6 +178,13 @@ printf "$fmt" input build "CPU (s)" "wall (s)" "RSS (KiB)" "jitted" "CPU range" 
 bad=0 missed=()
 report children
 report nochildren
+# What the children themselves cost each build, apart from what else the
+# base's builds do differently (stock 6.12 writes a build-id table).
+printf '%-11s %-8s %9s   (CPU with children less without: what %d FORK/COMM/EXIT cost)\n' \
+	+children stock "$(awk -v a="$(median <"$work/children/stock.cpu")" \
+		-v b="$(median <"$work/nochildren/stock.cpu")" 'BEGIN { printf "%+.2f", a - b }')" "$children"
+printf '%-11s %-8s %9s\n' +children patched "$(awk -v a="$(median <"$work/children/patched.cpu")" \
+	-v b="$(median <"$work/nochildren/patched.cpu")" 'BEGIN { printf "%+.2f", a - b }')"
 echo "   (medians; CPU = user + sys; load average after: $(cut -d' ' -f1-3 /proc/loadavg))"
 for m in "${missed[@]}"; do
 	echo "   over goal (<= $goal): $m; rerun: $rerun"
