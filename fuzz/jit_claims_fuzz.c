@@ -3,19 +3,23 @@
  * libFuzzer target for the trimming rule of perf inject --jit
  * (tools/perf/util/jit-claims.c), checked against a naive reference that
  * applies the rule unit by unit over a small address space, for a few
- * processes that add and retire claims, mmap, exec, fork and exit: for
- * each mmap record, the same verdict (kept or trimmed), exactly the same
- * pieces (start, len, pgoff) and the same stats.
+ * processes that add claims (at any time, also for a pid before its fork),
+ * mmap (in time order), fork (also onto a pid whose old entry is still
+ * there) and exec: after every operation the same verdict, exactly the
+ * same pieces (start, len, pgoff), the same error when emit fails, and the
+ * same four counters.
  *
- * The tables live where perf inject keeps them, in the priv of the main
- * thread of each process (jit_claims__find/findnew()); the machine and thread
- * functions jit-claims.c calls are stubbed below, over an array of
- * threads, with perf's reference count checking under ASan so that a
- * missing thread__put() shows as a leak.
+ * The reference keeps, per pid, the explicit list of the claims it sees:
+ * those added for it since its last fork or exec (own) and a copy of its
+ * parent's claims of a time up to the fork, taken at the fork (inherited);
+ * and per unit of the address space the attributes of the anonymous
+ * mapping let through there (a run), if any.  A claim is in effect for an
+ * mmap at time t when its time is <= t.
  *
  * Input: one byte of settings, then 8 bytes per operation.  Addresses are
  * BASE + unit * UNIT for units 0..63; BASE is 0 or 2^64 - 64 * UNIT, so
- * that ranges can wrap around the end of the address space.
+ * that ranges can end at the last byte of the address space or wrap around
+ * it.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -24,137 +28,64 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/kernel.h>
 
-#include "stubs.h"
 #include "jit-claims.h"
-#include "machine.h"
-#include "thread.h"
-
-/* perf's debug.h, in case jit-claims.c says something */
-int verbose;
-int eprintf(int level, int var, const char *fmt, ...);
-int eprintf(int level, int var, const char *fmt, ...)
-{
-	(void)level; (void)var; (void)fmt;
-	return 0;
-}
 
 #define UNITS	64
 #define UNIT	16ULL
-#define NPIDS	3
+#define NPIDS	4
 #define PID0	1000
-#define MAXOPS	512	/* operations per input, so claims per process */
-
-/* perf's machine, stubbed: one main thread per process, or none. */
-static struct machine the_machine;
-static RC_STRUCT(thread) threads[NPIDS];
-static bool thread_live[NPIDS];
-static long thread_refs;	/* gets not put yet */
-
-static int thread_index(pid_t pid, pid_t tid)
-{
-	if (pid < PID0 || pid >= PID0 + NPIDS || tid != pid)
-		abort();	/* jit-claims.c only asks for main threads */
-	return pid - PID0;
-}
-
-static struct thread *thread_get(int i)
-{
-	struct thread *thread;
-
-	if (!ADD_RC_CHK(thread, &threads[i]))
-		abort();
-	thread_refs++;
-	return thread;
-}
-
-struct thread *machine__findnew_thread(struct machine *machine, pid_t pid, pid_t tid)
-{
-	int i = thread_index(pid, tid);
-
-	if (machine != &the_machine)
-		abort();
-	thread_live[i] = true;
-	return thread_get(i);
-}
-
-struct thread *machine__find_thread(struct machine *machine, pid_t pid, pid_t tid)
-{
-	int i = thread_index(pid, tid);
-
-	if (machine != &the_machine)
-		abort();
-	return thread_live[i] ? thread_get(i) : NULL;
-}
-
-void thread__put(struct thread *thread)
-{
-	if (!thread)
-		return;
-	thread_refs--;
-	RC_CHK_PUT(thread);
-}
-
-/* The process leaves the machine: perf calls the priv destructor. */
-static void thread_remove(int i)
-{
-	jit_claims__delete(threads[i].priv);
-	threads[i].priv = NULL;
-	thread_live[i] = false;
-}
-
-/* The table of process i, as perf inject finds it for an mmap record. */
-static struct jit_claims *table(int i)
-{
-	return jit_claims__find(&the_machine, PID0 + i);
-}
+#define MAXOPS	512	/* operations per input, so claims per list */
 
 static const struct {
 	const char *name;
-	bool anon;	/* what perf report maps as anonymous memory */
+	bool anon;	/* "//anon", "[anon:" or "/memfd:" at its start */
 } names[] = {
-	{ "//anon", true }, { "[anon:jit]", true }, { "/memfd:code (deleted)", true },
-	{ "[heap]", true }, { "/usr/lib/libx.so", false }, { "//anon", true },
-	{ "/dev/zero (deleted)", true }, { "[stack]", true }, { "//anon (x)", false },
-	{ "[anon_shmem:s]", true }, { "/SYSV00000000 (deleted)", true },
-	{ "/anon_hugepage (deleted)", true }, { "/memfd", false },
-	{ "jitted-1000-1.so", false }, { "[vdso]", false }, { "//anon", true },
+	{ "//anon", true }, { "//anon", true }, { "[anon:jit]", true },
+	{ "/memfd:code (deleted)", true }, { "//anon (x)", true }, { "[anon:", true },
+	{ "/memfd:", true }, { "[anon:jit]", true }, { "//anon", true },
+	{ "[heap]", false }, { "/usr/lib/libx.so", false }, { "/dev/zero (deleted)", false },
+	{ "[stack]", false }, { "[anon_shmem:s]", false }, { "/SYSV00000000 (deleted)", false },
+	{ "/anon_hugepage (deleted)", false }, { "/memfd", false }, { "jitted-1000-1.so", false },
+	{ "[vdso]", false }, { "", false }, { "//ano", false }, { "/memfd:code (deleted)", true },
 };
 
-static const u32 prots[] = { 0, PROT_READ, PROT_READ | PROT_EXEC,
-				  PROT_READ | PROT_WRITE };
-static const u32 mflags[] = { MAP_PRIVATE, MAP_PRIVATE, MAP_SHARED,
-				   MAP_PRIVATE | MAP_HUGETLB };
+static const u32 prots[] = { PROT_READ | PROT_EXEC, PROT_READ, 0, PROT_READ | PROT_WRITE };
+static const u32 mflags[] = { MAP_PRIVATE, MAP_SHARED, MAP_PRIVATE | MAP_HUGETLB,
+			      MAP_PRIVATE | MAP_ANONYMOUS };
+static const int errs[] = { -EIO, -ENOMEM, -ENOSPC, -1 };
 
-/* A claim (or a retire) as the reference keeps it. */
 struct ref_claim {
-	u64 addr;		/* start address */
-	int start, end;		/* units, end exclusive; may pass UNITS */
+	u64 units;		/* bit u: unit u */
 	u64 time;
-	bool retire;
+	int id;			/* which add made it */
 };
 
-/* What the reference says perf report sees at each unit of each process. */
-enum { NONE = -1 };
 struct ref_pid {
-	bool table;		/* the process has a claims table */
-	int npending;		/* in insertion order */
-	struct ref_claim pending[MAXOPS];
-	int nactive;
-	struct ref_claim active[MAXOPS];
-	int view[UNITS];	/* attribute index, or NONE */
+	bool table;		/* jit-claims.c has an entry for the pid */
+	int nown;		/* added for the pid since its last fork or exec */
+	struct ref_claim own[MAXOPS];
+	int ninh;		/* the parent's, of a time up to the fork */
+	struct ref_claim inh[MAXOPS];
+	int view[UNITS];	/* the attributes of the run there, or NONE */
 };
+
+enum { NONE = -1 };
 
 static struct ref_pid ref[NPIDS];
-static struct jit_claims_stats ref_stats, stats;
+static struct jit_claims jc;
+static u64 ref_kept, ref_split, ref_pieces, ref_dropped;
 static u64 base;
+static int nadds, nstarts;
+static int inherited[MAXOPS];	/* by claim id: the start that last inherited it */
 static bool trace;
 
-/* What makes two anonymous mappings the same to perf report. */
+/* What makes two anonymous mappings the same one to perf report. */
 struct attr {
 	const char *name;
-	u32 prot, flags;
-	u64 pgoff_delta, ino;
+	u64 pgoff_delta, ino, ino_generation;
+	u32 prot, flags, maj, min;
 };
 
 static struct attr attrs[MAXOPS];
@@ -167,68 +98,65 @@ static int attr_index(const struct attr *a)
 	for (i = 0; i < nattrs; i++)
 		if (!strcmp(attrs[i].name, a->name) && attrs[i].prot == a->prot &&
 		    attrs[i].flags == a->flags && attrs[i].pgoff_delta == a->pgoff_delta &&
-		    attrs[i].ino == a->ino)
+		    attrs[i].ino == a->ino && attrs[i].ino_generation == a->ino_generation &&
+		    attrs[i].maj == a->maj && attrs[i].min == a->min)
 			return i;
 	attrs[nattrs] = *a;
 	return nattrs++;
 }
 
-static void ref_clear_view(struct ref_pid *p)
+/* Units [s, e) as a mask. */
+static u64 units(int s, int e)
+{
+	u64 hi = e >= UNITS ? ~0ULL : (1ULL << e) - 1;
+
+	return hi & ~((1ULL << s) - 1);
+}
+
+static void ref_reset(struct ref_pid *p)
 {
 	int u;
 
+	p->table = false;
+	p->nown = p->ninh = 0;
 	for (u = 0; u < UNITS; u++)
 		p->view[u] = NONE;
 }
 
-/*
- * The stream reached @t: the pending claims and retires until then take
- * effect, by time, those of the same time in the order they were made.
- */
-static void ref_activate(struct ref_pid *p, u64 t)
+/* The units that the claims @p sees cover at time @t. */
+static u64 claimed(const struct ref_pid *p, u64 t)
 {
-	for (;;) {
-		struct ref_claim c;
-		int i, j, best = -1;
+	u64 mask = 0;
+	int i;
 
-		for (i = 0; i < p->npending; i++)
-			if (p->pending[i].time <= t &&
-			    (best < 0 || p->pending[i].time < p->pending[best].time))
-				best = i;
-		if (best < 0)
-			return;
-		c = p->pending[best];
-		memmove(&p->pending[best], &p->pending[best + 1],
-			(p->npending - best - 1) * sizeof(c));
-		p->npending--;
-		if (!c.retire) {
-			p->active[p->nactive++] = c;
-			continue;
-		}
-		for (i = j = 0; i < p->nactive; i++) {
-			const struct ref_claim *old = &p->active[i];
-			int u;
+	for (i = 0; i < p->nown; i++)
+		if (p->own[i].time <= t)
+			mask |= p->own[i].units;
+	for (i = 0; i < p->ninh; i++)
+		if (p->inh[i].time <= t)
+			mask |= p->inh[i].units;
+	return mask;
+}
 
-			if (old->addr != c.addr) {
-				p->active[j++] = *old;
-				continue;
-			}
-			/* perf report keeps the moved code's jitted map there */
-			for (u = old->start < 0 ? 0 : old->start; u < old->end && u < UNITS; u++)
-				p->view[u] = NONE;
-		}
-		p->nactive = j;
+static void check_ret(const char *what, int ret)
+{
+	if (ret) {
+		fprintf(stderr, "%s returned %d\n", what, ret);
+		abort();
 	}
 }
 
-static bool claimed(const struct ref_pid *p, int u)
+static void check_stats(void)
 {
-	int i;
-
-	for (i = 0; i < p->nactive; i++)
-		if (p->active[i].start <= u && u < p->active[i].end)
-			return true;
-	return false;
+	if (jc.kept != ref_kept || jc.split != ref_split || jc.pieces != ref_pieces ||
+	    jc.dropped != ref_dropped) {
+		fprintf(stderr, "kept %llu split %llu pieces %llu dropped %llu, reference %llu %llu %llu %llu\n",
+			(unsigned long long)jc.kept, (unsigned long long)jc.split,
+			(unsigned long long)jc.pieces, (unsigned long long)jc.dropped,
+			(unsigned long long)ref_kept, (unsigned long long)ref_split,
+			(unsigned long long)ref_pieces, (unsigned long long)ref_dropped);
+		abort();
+	}
 }
 
 struct got {
@@ -236,7 +164,7 @@ struct got {
 	u64 start[UNITS + 1], len[UNITS + 1], pgoff[UNITS + 1];
 };
 
-static int record(void *arg, u64 start, u64 len, u64 pgoff)
+static int emit(void *arg, u64 start, u64 len, u64 pgoff)
 {
 	struct got *g = arg;
 
@@ -251,30 +179,16 @@ static int record(void *arg, u64 start, u64 len, u64 pgoff)
 	return 0;
 }
 
-static void check_stats(void)
-{
-	if (memcmp(&stats, &ref_stats, sizeof(stats))) {
-		fprintf(stderr, "stats kept %llu split %llu pieces %llu dropped %llu, reference %llu %llu %llu %llu\n",
-			(unsigned long long)stats.kept, (unsigned long long)stats.split,
-			(unsigned long long)stats.pieces, (unsigned long long)stats.dropped,
-			(unsigned long long)ref_stats.kept,
-			(unsigned long long)ref_stats.split,
-			(unsigned long long)ref_stats.pieces,
-			(unsigned long long)ref_stats.dropped);
-		abort();
-	}
-}
-
 static void mismatch(int pid, int s, int e, u64 t, int ret, int want_ret,
 		     const struct got *g, int want[][2], int nwant)
 {
 	int i;
 
 	fprintf(stderr, "pid %d [%d, %d) at %llu: ret %d, reference %d; pieces",
-		pid, s, e, (unsigned long long)t, ret, want_ret);
+		PID0 + pid, s, e, (unsigned long long)t, ret, want_ret);
 	for (i = 0; i < g->n; i++)
-		fprintf(stderr, " [%llu +%llu @%#llx)",
-			(unsigned long long)((g->start[i] - base) / UNIT),
+		fprintf(stderr, " [%lld +%llu @%#llx)",
+			(long long)((g->start[i] - base) / UNIT),
 			(unsigned long long)(g->len[i] / UNIT),
 			(unsigned long long)g->pgoff[i]);
 	fprintf(stderr, ", reference");
@@ -284,65 +198,48 @@ static void mismatch(int pid, int s, int e, u64 t, int ret, int want_ret,
 	abort();
 }
 
-static void mmap_op(int pid, u64 t, int s, int len, const struct attr *at,
-		    bool anon, int fail_at)
+/* An mmap record of process @pid at @t over units [s, s + len). */
+static void mmap_op(int pid, u64 t, int s, int len, const struct attr *at, bool anon,
+		    int fail_at, int err)
 {
 	struct ref_pid *p = &ref[pid];
-	u64 start = base + s * UNIT, bytes = len * UNIT;
+	u64 start = base + s * UNIT;
 	struct jit_mmap m = {
-		.start = start, .len = bytes, .pgoff = start + at->pgoff_delta,
-		.ino = at->ino, .prot = at->prot, .flags = at->flags,
+		.start = start, .len = len * UNIT, .pgoff = start + at->pgoff_delta,
+		.ino = at->ino, .ino_generation = at->ino_generation,
+		.prot = at->prot, .flags = at->flags, .maj = at->maj, .min = at->min,
 		.filename = at->name,
 	};
-	struct jit_claims *jc = table(pid);
 	int e = s + len, want[UNITS + 1][2], nwant = 0, want_ret, u, a, i, ret;
-	struct got g = { .fail_at = fail_at, .err = -EIO, };
-	bool any_claim = false;
+	struct got g = { .fail_at = fail_at, .err = err, };
+	u64 claims;
 
-	if (jit_mmap__is_anon(&m) != anon) {
-		fprintf(stderr, "%s flags %#x: anonymous %d, reference %d\n",
-			m.filename, m.flags, !anon, anon);
-		abort();
-	}
-	if (!!jc != p->table)
-		abort();
-	if (!jc)
-		return;		/* perf inject writes the record */
-	ret = jit_claims__mmap(jc, t, &m, &stats, record, &g);
+	ret = jit_claims__mmap(&jc, PID0 + pid, t, &m, emit, &g);
 
-	/* The reference. */
-	if (!len || e > UNITS) {
-		/* empty, or wraps around (base != 0): left alone */
-		if (ret != JIT_CLAIMS__KEEP || g.n)
-			mismatch(pid, s, e, t, ret, JIT_CLAIMS__KEEP, &g, want, 0);
-		check_stats();
-		return;
-	}
-	ref_activate(p, t);
-	if (!anon) {
-		/* ends the claims it covers entirely, and the runs */
-		if (ret != JIT_CLAIMS__KEEP || g.n)
-			mismatch(pid, s, e, t, ret, JIT_CLAIMS__KEEP, &g, want, 0);
-		for (i = a = 0; i < p->nactive; i++)
-			if (p->active[i].start < s || p->active[i].end > e)
-				p->active[a++] = p->active[i];
-		p->nactive = a;
-		for (u = s; u < e; u++)
-			p->view[u] = NONE;
+	if (!p->table || !len || e > UNITS || !anon) {
+		/*
+		 * No claims for the pid, an empty range or one that wraps
+		 * around (base != 0), or a file mapping: written as it is.
+		 */
+		if (ret || g.n)
+			mismatch(pid, s, e, t, ret, 0, &g, want, 0);
+		/* a file mapping replaces the anonymous ones */
+		if (p->table && len && e <= UNITS)
+			for (u = s; u < e; u++)
+				p->view[u] = NONE;
 		check_stats();
 		return;
 	}
 	a = attr_index(at);
-	for (u = s; u < e; u++)
-		any_claim |= claimed(p, u);
-	if (!any_claim) {
-		if (ret != JIT_CLAIMS__KEEP || g.n)
-			mismatch(pid, s, e, t, ret, JIT_CLAIMS__KEEP, &g, want, 0);
-		ref_stats.kept++;
+	claims = claimed(p, t) & units(s, e);
+	if (!claims) {
+		if (ret || g.n)
+			mismatch(pid, s, e, t, ret, 0, &g, want, 0);
+		ref_kept++;
 	} else {
 		/* what neither a claim nor a run of the same attributes covers */
 		for (u = s; u < e; u++) {
-			if (claimed(p, u) || p->view[u] == a)
+			if ((claims >> u & 1) || p->view[u] == a)
 				continue;
 			if (nwant && want[nwant - 1][1] == u) {
 				want[nwant - 1][1] = u + 1;
@@ -352,8 +249,8 @@ static void mmap_op(int pid, u64 t, int s, int len, const struct attr *at,
 				nwant++;
 			}
 		}
-		want_ret = fail_at < nwant ? -EIO : JIT_CLAIMS__TRIMMED;
-		if (ret != want_ret || g.n != (fail_at < nwant ? fail_at : nwant))
+		want_ret = fail_at < nwant ? err : 1;
+		if (ret != want_ret || g.n != min(fail_at, nwant))
 			mismatch(pid, s, e, t, ret, want_ret, &g, want, nwant);
 		for (i = 0; i < g.n; i++)
 			if (g.start[i] != base + want[i][0] * UNIT ||
@@ -361,15 +258,15 @@ static void mmap_op(int pid, u64 t, int s, int len, const struct attr *at,
 			    g.pgoff[i] != g.start[i] + at->pgoff_delta)
 				mismatch(pid, s, e, t, ret, want_ret, &g, want, nwant);
 		if (ret < 0) {
-			/* perf inject fails: nothing changed but the time */
+			/* perf inject fails: nothing changed */
 			check_stats();
 			return;
 		}
 		if (nwant) {
-			ref_stats.split++;
-			ref_stats.pieces += nwant;
+			ref_split++;
+			ref_pieces += nwant;
 		} else {
-			ref_stats.dropped++;
+			ref_dropped++;
 		}
 	}
 	check_stats();
@@ -377,7 +274,7 @@ static void mmap_op(int pid, u64 t, int s, int len, const struct attr *at,
 		p->view[u] = a;
 }
 
-/* A claim or retire time: around the stream's, before it, or far. */
+/* A claim time: around the stream's, before it, or far. */
 static u64 op_time(const u8 *op, u64 t)
 {
 	switch (op[4] & 3) {
@@ -386,71 +283,81 @@ static u64 op_time(const u8 *op, u64 t)
 	case 1:
 		return op[3];
 	case 2:
-		return t - (t < (op[3] & 7u) ? t : op[3] & 7u);
+		return t - min(t, (u64)(op[3] & 7));
 	default:
 		return op[3] & 0x80 ? ~0ULL : (u64)op[3] << 8;
 	}
 }
 
-static void add_op(int pid, int s, int len, u64 ct)
+/* jitdump.c claims the code of a jitted map for process @pid. */
+static void add_op(int pid, int s, int len, bool to_end, u64 ct)
 {
 	struct ref_pid *p = &ref[pid];
-	struct jit_claims *jc = jit_claims__findnew(&the_machine, PID0 + pid);
+	u64 start = base + s * UNIT, bytes = to_end ? -start : len * UNIT;
 
-	if (!jc || jit_claims__add(jc, base + s * UNIT, len * UNIT, ct))
-		abort();
-	p->table = true;
-	/* empty or wrapping around: claims nothing */
-	if (!len || (base && s + len > UNITS))
+	check_ret("jit_claims__add", jit_claims__add(&jc, PID0 + pid, start, bytes, ct));
+	if (to_end)
+		len = UNITS - s;	/* up to the last byte: all of the model */
+	/* empty or wrapping around: claims nothing, makes no table */
+	if (!bytes || (base && s + len > UNITS))
 		return;
-	p->pending[p->npending++] = (struct ref_claim){
-		base + s * UNIT, s, s + len, ct, false };
+	if (!p->table) {
+		ref_reset(p);
+		p->table = true;
+	}
+	p->own[p->nown++] = (struct ref_claim){ units(s, min(s + len, UNITS)), ct, nadds++ };
 }
 
-static void retire_op(int pid, u64 addr, int s, u64 ct)
+/* Add @c to what @p inherits, once. */
+static void inherit(struct ref_pid *p, const struct ref_claim *c)
 {
-	struct ref_pid *p = &ref[pid];
-	struct jit_claims *jc = jit_claims__findnew(&the_machine, PID0 + pid);
-
-	if (!jc || jit_claims__retire(jc, addr, ct))
-		abort();
-	p->table = true;
-	p->pending[p->npending++] = (struct ref_claim){ addr, s, s, ct, true };
+	if (inherited[c->id] == nstarts)
+		return;
+	inherited[c->id] = nstarts;
+	p->inh[p->ninh++] = *c;
 }
 
-/* What perf inject does for a FORK record (pid != ppid) at @t. */
-static void fork_op(int parent, int child, u64 t)
+/*
+ * Process @pid starts at @t: forked from @parent (an index, or -1 for an
+ * exec).  It sees its parent's claims of a time up to @t, and keeps those
+ * added for it of a time from @t on (a jitdump read before the FORK);
+ * what a previous process of that pid had goes, and so do the runs.
+ */
+static void start_op(int parent, int pid, u64 t)
 {
-	struct jit_claims *jc;
-	struct thread *thread;
+	struct ref_pid *p = &ref[pid], *pp = parent < 0 ? NULL : &ref[parent];
+	int i, n = 0;
 
-	/* perf's machine replaces any thread of the child's tid */
-	if (thread_live[child])
-		thread_remove(child);
-	thread__put(machine__findnew_thread(&the_machine, PID0 + child, PID0 + child));
-	memset(&ref[child], 0, sizeof(ref[child]));
-	ref_clear_view(&ref[child]);
+	if (pp)
+		check_ret("jit_claims__fork", jit_claims__fork(&jc, PID0 + parent, PID0 + pid, t));
+	else
+		check_ret("jit_claims__exec", jit_claims__exec(&jc, PID0 + pid, t));
 
-	jc = table(parent);
-	if (!jc)
-		return;
-	thread = machine__find_thread(&the_machine, PID0 + child, PID0 + child);
-	if (!thread)
-		abort();
-	thread__set_priv(thread, jit_claims__clone(jc, t));
-	if (!thread__priv(thread))
-		abort();
-	thread__put(thread);
-	/* the child gets what is in effect at the fork, not the parent's later code */
-	ref_activate(&ref[parent], t);
-	ref[child] = ref[parent];
-	ref[child].npending = 0;
+	for (i = 0; i < p->nown; i++)
+		if (p->own[i].time >= t)
+			p->own[n++] = p->own[i];
+	p->nown = n;
+	p->ninh = 0;
+	nstarts++;
+	if (pp && pp->table) {
+		for (i = 0; i < pp->nown; i++)
+			if (pp->own[i].time <= t)
+				inherit(p, &pp->own[i]);
+		for (i = 0; i < pp->ninh; i++)
+			if (pp->inh[i].time <= t)
+				inherit(p, &pp->inh[i]);
+	}
+	p->table = (pp && pp->table) || p->nown;
+	for (i = 0; i < UNITS; i++)
+		p->view[i] = NONE;
+	if (!p->table)
+		ref_reset(p);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	u64 t = 0;
+	u64 t = 0, now;
 	bool timeless;
 	size_t off;
 	int i;
@@ -458,82 +365,108 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || size > 1 + 8 * MAXOPS)
 		return 0;
 	base = data[0] & 1 ? -(UNITS * UNIT) : 0;
-	/* records without PERF_SAMPLE_TIME: the time is -1ULL */
+	/* records without PERF_SAMPLE_TIME: their time is -1ULL */
 	timeless = (data[0] & 6) == 6;
-	memset(ref, 0, sizeof(ref));
-	memset(&ref_stats, 0, sizeof(ref_stats));
-	memset(&stats, 0, sizeof(stats));
-	nattrs = 0;
 	for (i = 0; i < NPIDS; i++)
-		ref_clear_view(&ref[i]);
+		ref_reset(&ref[i]);
+	ref_kept = ref_split = ref_pieces = ref_dropped = 0;
+	nattrs = nadds = 0;
+	nstarts = 1;
+	memset(inherited, 0, sizeof(inherited));
+	jit_claims__init(&jc);
 
 	for (off = 1; off + 8 <= size; off += 8) {
 		const u8 *op = data + off;
 		int kind = op[0] & 7, pid = (op[0] >> 3) % NPIDS;
 		int s = op[1] % UNITS, len = op[2] % (UNITS + 1);
-		struct ref_pid *p = &ref[pid];
-		struct jit_claims *jc;
 
-		if (trace)
-			fprintf(stderr, "op %d pid %d s %d len %d b3 %d b4 %d b5 %d b6 %d b7 %d t %llu\n",
-				kind, pid, s, len, op[3], op[4], op[5], op[6], op[7],
-				(unsigned long long)t);
 		switch (kind) {
 		case 0:
-		case 1:		/* a claim, from a code load or move: any time */
-			add_op(pid, s, len, op_time(op, t));
+		case 1: {	/* a code load or move: any time */
+			bool to_end = op[2] >= 0xf8 && !base;
+			u64 ct = op_time(op, t);
+
+			if (trace)
+				fprintf(stderr, "add pid %d [%d, %d%s) time %llu\n", PID0 + pid,
+					s, s + len, to_end ? " to the end" : "",
+					(unsigned long long)ct);
+			add_op(pid, s, len, to_end, ct);
 			break;
-		case 2:		/* a move retires the old address, maybe none */
-			retire_op(pid, base + s * UNIT + ((op[2] & 7) == 7 ? UNIT / 2 : 0),
-				  s, op_time(op, t));
-			break;
+		}
+		case 2:
 		case 3:
 		case 4: {	/* an mmap record, in time order */
+			const char *name = names[op[4] % ARRAY_SIZE(names)].name;
 			struct attr at = {
-				.name = names[op[4] % ARRAY_SIZE(names)].name,
+				.name = name,
 				.prot = prots[op[5] & 3],
 				.flags = mflags[(op[5] >> 2) & 3],
-				.pgoff_delta = op[6] & 1 ? 0 : UNIT * (op[6] >> 1),
 				.ino = (op[5] >> 4) & 1,
+				.ino_generation = (op[5] >> 5) & 1,
+				.maj = (op[5] >> 6) & 1,
+				.min = op[5] >> 7,
 			};
-			bool anon = names[op[4] % ARRAY_SIZE(names)].anon ||
-				    (at.flags & MAP_HUGETLB);
+			u64 start = base + s * UNIT;
+			int fail_at = INT32_MAX, err = 0;
 
+			switch (op[6] & 3) {
+			case 0:		/* pgoff == start, as perf record reports //anon */
+				break;
+			case 1:
+				at.pgoff_delta = UNIT * (op[6] >> 2);
+				break;
+			case 2:		/* a fixed pgoff: the delta varies with start */
+				at.pgoff_delta = -start;
+				break;
+			default:
+				at.pgoff_delta = UNIT * (op[6] >> 2) - start;
+				break;
+			}
+			if ((op[7] & 0xf0) == 0xf0) {
+				fail_at = op[7] & 3;
+				err = errs[(op[7] >> 2) & 3];
+			}
 			if (!base && s + len > UNITS)
 				len = UNITS - s;	/* stay inside the model */
 			t += op[3] & 15;
-			mmap_op(pid, timeless ? ~0ULL : t, s, len, &at, anon,
-				(op[7] & 0xf0) == 0xf0 ? op[7] & 3 : INT32_MAX);
+			now = timeless ? ~0ULL : t;
+			if (trace)
+				fprintf(stderr, "mmap pid %d [%d, %d) time %llu \"%s\" prot %u flags %#x ino %llu/%llu dev %u:%u pgoff-start %#llx fail_at %d err %d\n",
+					PID0 + pid, s, s + len, (unsigned long long)now, name,
+					at.prot, at.flags, (unsigned long long)at.ino,
+					(unsigned long long)at.ino_generation, at.maj, at.min,
+					(unsigned long long)at.pgoff_delta, fail_at, err);
+			mmap_op(pid, now, s, len, &at, names[op[4] % ARRAY_SIZE(names)].anon,
+				fail_at, err);
 			break;
 		}
 		case 5:		/* exec: COMM with PERF_RECORD_MISC_COMM_EXEC */
 			t += op[3] & 15;
-			jc = table(pid);
-			if (!jc)
+			now = timeless ? ~0ULL : t;
+			if (trace)
+				fprintf(stderr, "exec pid %d time %llu\n", PID0 + pid,
+					(unsigned long long)now);
+			start_op(-1, pid, now);
+			check_stats();
+			break;
+		default: {	/* FORK, pid != ppid: onto any pid, also a used one */
+			int child = op[1] % NPIDS;
+
+			t += op[3] & 3;
+			now = timeless ? ~0ULL : t;
+			if (child == pid)
 				break;
-			jit_claims__exec(jc, timeless ? ~0ULL : t);
-			ref_activate(p, timeless ? ~0ULL : t);
-			p->nactive = 0;
-			ref_clear_view(p);
-			break;
-		case 6:		/* exit: the thread leaves perf's machine */
-			if (thread_live[pid])
-				thread_remove(pid);
-			memset(p, 0, sizeof(*p));
-			ref_clear_view(p);
-			break;
-		case 7:		/* fork */
-			if (op[1] % NPIDS != pid)
-				fork_op(pid, op[1] % NPIDS, timeless ? ~0ULL : t);
+			if (trace)
+				fprintf(stderr, "fork pid %d -> %d time %llu\n", PID0 + pid,
+					PID0 + child, (unsigned long long)now);
+			start_op(pid, child, now);
+			check_stats();
 			break;
 		}
-		if (thread_refs)
-			abort();	/* a thread__put() missing */
+		}
 	}
 
-	for (i = 0; i < NPIDS; i++)
-		if (thread_live[i])
-			thread_remove(i);
+	jit_claims__exit(&jc);
 	return 0;
 }
 

@@ -6,14 +6,16 @@
  * DWARF writers of genelf.c and genelf_debug.c, and the claims of
  * jit-claims.c), fed arbitrary bytes as the jitdump; then, for each
  * process that got claims, an anonymous mmap record over the whole address
- * space, a fork (clone), an exec and an exit.
+ * space, again, after an exec that keeps them, in a forked child, and in
+ * that child after its exec.
  *
  * The rest of perf is stubbed below, each stub checking what the real
  * function would rely on; nothing may crash, leak (a reference to a
  * thread, dso or nsinfo included), read out of bounds, or write an event
  * other than a well-formed MMAP2.  The pieces of the anonymous record must
  * lie inside it, in order, and leave out only what the injected jitted
- * maps of that process cover.
+ * maps of that process cover; whoever sees the same claims with no
+ * anonymous mapping let through yet gets the same pieces.
  *
  * The size of the input picks the setting: bit 0, whether the jitdump's
  * pid is that of perf's view (jit_detect() says in_pidns: the records'
@@ -45,7 +47,6 @@
 #include "util/tsc.h"
 #include "util/build-id.h"
 #include "util/jit.h"
-#include "stubs.h"
 #include "util/jit-claims.h"
 
 #define PID		4242
@@ -62,7 +63,7 @@ int eprintf(int level, int var, const char *fmt, ...)
 static int in_pidns;		/* of this input */
 static long refs;		/* thread, dso, nsinfo gets not put, samples not exited */
 
-/* perf's machine: the threads that were asked for, each with its priv. */
+/* perf's machine: the threads that were asked for. */
 static struct machine machine;
 static RC_STRUCT(thread) *threads[MAXTHREADS];
 static int nthreads;
@@ -133,13 +134,14 @@ void thread__put(struct thread *thread)
 	RC_CHK_PUT(thread);
 }
 
-/* The machine goes away: the priv destructor perf inject sets. */
+/* The machine goes away. */
 static void threads_remove(void)
 {
 	while (nthreads) {
 		RC_STRUCT(thread) *t = threads[--nthreads];
 
-		jit_claims__delete(t->priv);
+		if (t->priv)
+			abort();	/* perf inject --jit keeps nothing there */
 		free(t);
 	}
 }
@@ -368,8 +370,9 @@ static void cleanup_elves(void)
 struct pieces {
 	u64 pos;		/* what was emitted or checked up to */
 	const struct jit_mmap *m;
+	u64 n, hash;		/* the pieces emitted */
+	bool fresh;		/* no anonymous mapping let through before */
 };
-
 /* The jitted maps of one process, by start: what claims it has at most. */
 static struct {
 	u64 start, last;	/* inclusive */
@@ -430,63 +433,107 @@ static int piece(void *arg, u64 start, u64 len, u64 pgoff)
 	if (!len || start < p->pos || start - m->start > m->len ||
 	    len > m->len - (start - m->start) || pgoff != m->pgoff + (start - m->start))
 		abort();	/* outside the record, or out of order */
-	if (nmaps < MAXMAPS && !covered(p->pos, start))
+	if (p->fresh && nmaps < MAXMAPS && !covered(p->pos, start))
 		abort();	/* left out what no jitted map covers */
 	p->pos = start + len;
+	p->n++;
+	p->hash = (p->hash ^ start) * 0x100000001b3ULL;
+	p->hash = (p->hash ^ len) * 0x100000001b3ULL;
 	return 0;
+}
+
+static struct jit_claims claims;
+
+/*
+ * An anonymous mmap record over all of the address space, without
+ * PERF_SAMPLE_TIME (every claim applies), for @pid: 1 (trimmed) or 0
+ * (kept or written as it is), with the counters and the pieces checked;
+ * the pieces in @p.  With no anonymous mapping let through before
+ * (@fresh), only what the jitted maps cover may be left out.
+ */
+static int anon_all(pid_t pid, bool fresh, struct pieces *p)
+{
+	static const struct jit_mmap m = {
+		.start = 0, .len = ~0ULL, .pgoff = 0,
+		.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE,
+		.filename = "//anon",
+	};
+	u64 kept = claims.kept, split = claims.split, pieces = claims.pieces;
+	u64 dropped = claims.dropped;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->m = &m;
+	p->fresh = fresh;
+	ret = jit_claims__mmap(&claims, pid, ~0ULL, &m, piece, p);
+	if (ret < 0 || ret > 1)
+		abort();
+	if (fresh && ret == 1 && nmaps < MAXMAPS && !covered(p->pos, m.len))
+		abort();	/* left out the end, and no jitted map is there */
+	if (claims.pieces - pieces != p->n)
+		abort();
+	if (ret == 1 && (claims.split - split) + (claims.dropped - dropped) != 1)
+		abort();
+	if (ret == 1 && (claims.kept != kept || (claims.split - split) != !!p->n))
+		abort();
+	if (ret == 0 && (p->n || claims.split != split || claims.dropped != dropped ||
+			 claims.kept - kept > 1))
+		abort();
+	return ret;
+}
+
+static bool same_pieces(const struct pieces *a, const struct pieces *b)
+{
+	return a->n == b->n && a->hash == b->hash && a->pos == b->pos;
 }
 
 /* What perf inject does with the records that follow, for each process. */
 static void after_jitdump(void)
 {
-	int i, n = nthreads;
+	pid_t pids[MAXMAPS];
+	struct hashmap_entry *cur;
+	size_t bkt;
+	int i, n = 0;
 
+	hashmap__for_each_entry(&claims.procs, cur, bkt)
+		if (n < MAXMAPS)
+			pids[n++] = cur->key;
 	for (i = 0; i < n; i++) {
-		RC_STRUCT(thread) *t = threads[i];
-		struct jit_mmap m = {
-			.start = 0, .len = ~0ULL, .pgoff = 0,
-			.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE,
-			.filename = "//anon",
-		};
-		struct pieces p = { .pos = 0, .m = &m, };
-		struct jit_claims_stats stats = { 0 };
-		struct jit_claims *jc, *copy;
+		pid_t pid = pids[i], copy = 1;
+		struct pieces first, p;
+		u64 kept = claims.kept;
 		int ret;
 
-		if (t->pid_ != t->tid)
-			continue;
-		jc = jit_claims__find(&machine, t->pid_);
-		if (!jc)
-			continue;
-		cover_init(t->pid_);
-		copy = jit_claims__clone(jc, ~0ULL);
-		if (!copy)
+		/* a pid that no jitdump record named */
+		while (hashmap__find(&claims.procs, copy, NULL))
+			copy++;
+		cover_init(pid);
+		ret = anon_all(pid, true, &first);
+		/* kept: it overlaps none (a claim of the last byte only) */
+		if (claims.kept != kept + !ret)
 			abort();
-		/* without PERF_SAMPLE_TIME: every claim applies */
-		ret = jit_claims__mmap(jc, ~0ULL, &m, &stats, piece, &p);
-		if (ret == JIT_CLAIMS__TRIMMED) {
-			if (nmaps < MAXMAPS && !covered(p.pos, m.len))
-				abort();
-			if (stats.split + stats.dropped != 1 || stats.kept)
-				abort();
-		} else if (ret == JIT_CLAIMS__KEEP) {
-			if (stats.kept != 1 || p.pos)
-				abort();
-		} else {
-			abort();
-		}
+		kept = claims.kept;
 		/* the same record again adds nothing */
-		memset(&stats, 0, sizeof(stats));
-		p.pos = 0;
-		ret = jit_claims__mmap(jc, ~0ULL, &m, &stats, piece, &p);
-		if (ret < 0 || p.pos || stats.split)
+		if (anon_all(pid, false, &p) != ret || p.n || (ret == 1 && claims.kept != kept))
 			abort();
-		jit_claims__exec(copy, ~0ULL);
-		memset(&stats, 0, sizeof(stats));
-		ret = jit_claims__mmap(copy, ~0ULL, &m, &stats, piece, &p);
-		if (ret != JIT_CLAIMS__KEEP || stats.kept != 1)
+		/* an exec at time 0: every claim is of a later time, the runs go */
+		if (jit_claims__exec(&claims, pid, 0))
 			abort();
-		jit_claims__delete(copy);
+		if (anon_all(pid, true, &p) != ret || !same_pieces(&p, &first))
+			abort();
+		/* a child forked without a time sees them all, none of the runs */
+		if (jit_claims__fork(&claims, pid, copy, ~0ULL))
+			abort();
+		if (anon_all(copy, true, &p) != ret || !same_pieces(&p, &first))
+			abort();
+		/* after its exec the child has no claims: no table */
+		if (jit_claims__exec(&claims, copy, ~0ULL))
+			abort();
+		kept = claims.kept;
+		if (anon_all(copy, true, &p) || claims.kept != kept)
+			abort();
+		if (hashmap__find(&claims.procs, copy, NULL))
+			abort();
 	}
 	if (refs)
 		abort();
@@ -513,6 +560,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	nmaps = 0;
 	written = 0;
+	jit_claims__init(&claims);
 
 	f = fopen(path, "w");
 	if (!f)
@@ -522,13 +570,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 
 	/* the marker mmap: the whole jitdump is read and injected */
-	ret = jit_process(&session, &out, &machine, path, PID, PID, &nbytes);
+	ret = jit_process(&session, &out, &machine, &claims, path, PID, PID, &nbytes);
 	if (refs)
 		abort();
 	if (ret == 1 && nbytes != written)
 		abort();	/* inject would count the wrong size */
 
 	after_jitdump();
+	jit_claims__exit(&claims);
 	threads_remove();
 	cleanup_elves();
 	return 0;

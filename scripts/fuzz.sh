@@ -3,8 +3,8 @@
 # usage: fuzz.sh [SECONDS]   (default 60; make check runs a short smoke run)
 #
 # libFuzzer, with ASan and UBSan, on the series' code, each target for
-# SECONDS: jit_claims_fuzz checks the trimming rule (claims, retires,
-# forks, execs and exits of a few processes) against a naive reference;
+# SECONDS: jit_claims_fuzz checks the trimming rule (claims, mmaps, forks
+# and execs of a few processes) against a naive reference;
 # jitdump_fuzz feeds arbitrary bytes to jitdump parsing as perf inject
 # does it, then trims an anonymous mmap over what it claimed.  Prints the
 # number of executions; fails on any crash, leak, excessive allocation or
@@ -20,8 +20,9 @@ inc=(-I"$src/tools/include" -I"$src/tools/arch/$arch/include" -I"$src/tools/perf
      -I"$src/tools/lib" -I"$src/tools/lib/perf/include" -I"$src/tools/include/uapi")
 cflags=(-g -O1 -D_GNU_SOURCE -Wall -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 util=$src/tools/perf/util
-clang "${cflags[@]}" "${inc[@]}" -o "$out/jit_claims_fuzz" "$TOP/fuzz/jit_claims_fuzz.c" \
-	"$util/jit-claims.c" "$src/tools/lib/rbtree.c" "$src/tools/lib/zalloc.c"
+lib=("$util/jit-claims.c" "$util/hashmap.c" "$src/tools/lib/rbtree.c" "$src/tools/lib/zalloc.c"
+     "$src/tools/lib/string.c" "$src/tools/lib/ctype.c")
+clang "${cflags[@]}" "${inc[@]}" -o "$out/jit_claims_fuzz" "$TOP/fuzz/jit_claims_fuzz.c" "${lib[@]}"
 # genelf_debug.c, upstream's DWARF writer, reads the packed debug entries
 # of a jitdump unaligned, passes memcpy() a NULL of size 0, shifts an int
 # by 57 for a negative line delta and lets line deltas overflow an int:
@@ -31,8 +32,7 @@ clang -g -O1 -D_GNU_SOURCE -Wall -fsanitize=fuzzer-no-link,address -DHAVE_LIBDW_
 	-c -o "$out/genelf_debug.o" "$util/genelf_debug.c"
 clang "${cflags[@]}" -DHAVE_JITDUMP -DHAVE_LIBELF_SUPPORT -DHAVE_LIBDW_SUPPORT "${inc[@]}" \
 	-o "$out/jitdump_fuzz" "$TOP/fuzz/jitdump_fuzz.c" "$util/jitdump.c" "$util/genelf.c" \
-	"$out/genelf_debug.o" "$util/blake2s.c" "$util/jit-claims.c" \
-	"$src/tools/lib/rbtree.c" "$src/tools/lib/zalloc.c" -lelf -ldw
+	"$out/genelf_debug.o" "$util/blake2s.c" "${lib[@]}" -lelf -ldw
 
 # Seeds for jitdump_fuzz: well-formed jitdumps of each record type, in
 # both byte orders, so that the fuzzer starts past the header checks, in
