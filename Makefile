@@ -10,7 +10,7 @@ SHELL := /bin/bash
 export DEB_VERSION BASE BENCH_MAX
 
 .PHONY: all help deps source stock patched build tree export tree-status \
-	parity fuzz check-asan build-variants bisect checkpatch submissions check demo e2e bench python313 \
+	parity fuzz fuzz-long check-asan build-variants bisect checkpatch submissions check demo e2e bench python313 \
 	clean-cache
 
 all: demo ## build the perfs and run the demo (the main job)
@@ -47,6 +47,10 @@ parity: build ## the whole perf test on stock and patched, compared test by test
 
 fuzz: deps ## libFuzzer on the trimming rule against a naive reference (FUZZ_SECONDS=60)
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+FUZZ_RUNS ?= 10000000
+fuzz-long: deps ## libFuzzer, each target until FUZZ_RUNS=10000000 executions (not in make check)
+	@scripts/fuzz.sh -r $(FUZZ_RUNS)
 
 check-asan: deps ## patched perf with ASan+UBSan: the series' tests and e2e clients under it
 	@scripts/check-asan.sh

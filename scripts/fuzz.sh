@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: fuzz.sh [SECONDS]   (default 60; make check runs a short smoke run)
+# usage: fuzz.sh [SECONDS]   each target for SECONDS (default 60; make check: 30)
+#        fuzz.sh -r RUNS     each target until RUNS executions (make fuzz-long)
 #
-# libFuzzer, with ASan and UBSan, on the series' code, each target for
-# SECONDS: jit_claims_fuzz checks the trimming rule (claims, mmaps, forks
-# and execs of a few processes) against a naive reference;
-# jitdump_fuzz feeds arbitrary bytes to jitdump parsing as perf inject
-# does it, then trims an anonymous mmap over what it claimed.  Prints the
-# number of executions; fails on any crash, leak, excessive allocation or
-# mismatch (the input is kept in the cache's fuzz/ directory).
+# libFuzzer, with ASan and UBSan, on the series' code: jit_claims_fuzz
+# checks the trimming rule (claims, mmaps, forks and execs of a few
+# processes) against a naive reference; jitdump_fuzz feeds arbitrary bytes
+# to jitdump parsing as perf inject does it, then trims an anonymous mmap
+# over what it claimed.  Prints the number of executions of each target;
+# fails on any crash, leak, excessive allocation or mismatch (the input is
+# kept in the cache's fuzz/ directory).
 . "$(dirname "$0")/lib.sh"
 
-secs=${1:-60}
+runs=
+if [ "${1:-}" = -r ]; then
+	runs=${2:?usage: fuzz.sh -r RUNS}
+	limit=(-runs="$runs")
+else
+	secs=${1:-60}
+	limit=(-max_total_time="$secs")
+fi
 src=$("$TOP/scripts/prepare-src.sh" patched)
 out=$VDIR/fuzz
 mkdir -p "$out"
@@ -98,7 +106,8 @@ for target in jit_claims_fuzz jitdump_fuzz; do
 	mkdir -p "corpus-$target"
 	extra=()
 	[ -d "seeds-$target" ] && extra=("seeds-$target")
-	if ! ./$target -max_total_time="$secs" -rss_limit_mb=1024 -print_final_stats=1 \
+	start=$SECONDS
+	if ! ./$target "${limit[@]}" -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$out/$target-" "corpus-$target" "${extra[@]}" \
 		>"$out/$target.log" 2>&1; then
 		tail -30 "$out/$target.log"
@@ -106,7 +115,12 @@ for target in jit_claims_fuzz jitdump_fuzz; do
 		fail=1
 		continue
 	fi
-	runs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$out/$target.log")
-	echo "$target: $runs executions in ${secs}s, nothing found"
+	n=$(awk '/stat::number_of_executed_units/ { print $2 }' "$out/$target.log")
+	if [ -n "$runs" ] && [ "${n:-0}" -lt "$runs" ]; then
+		echo "$target: stopped after ${n:-no} executions, fewer than $runs (log: $out/$target.log)"
+		fail=1
+		continue
+	fi
+	echo "$target: $n executions in $((SECONDS - start))s, nothing found"
 done
 exit $fail
