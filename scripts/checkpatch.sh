@@ -50,8 +50,10 @@ cd "$work"	# checkpatch leaves its CamelCase cache in the cwd
 # SPDX_LICENSE_TAG for tools/perf/tests/shell/*.sh only, and only when the
 # patch is otherwise clean.
 # A fourth: without the kernel's git history (the harness has Debian's
-# source package only) checkpatch cannot look up the id of a Fixes: tag
-# and calls every one UNKNOWN_COMMIT_ID; accept that on Fixes: lines only.
+# source package only) checkpatch cannot look up the id of a Fixes: tag or
+# of a commit named in the message (commit <12 hex> ("subject"), which is
+# how a message refers to another commit, perf-tools-next's among them)
+# and calls every one UNKNOWN_COMMIT_ID; accept that on those lines only.
 #
 # A third: perf's JIT workload (tests/workloads/jitdump.c) is machine code
 # for each architecture under #if defined(__x86_64__) etc., which
@@ -71,7 +73,7 @@ answered() {
 		esac && return 1
 	done
 	! grep -A2 ':UNKNOWN_COMMIT_ID:' "$out" | grep -E '^(Fixes|[^#W-].*commit)' |
-		grep -qv '^Fixes: [0-9a-f]\{12\} ("'
+		grep -Ev '^Fixes: [0-9a-f]{12} \("|\<commit [0-9a-f]{12}( \("|$)' | grep -q .
 }
 
 for p in "${patches[@]}"; do
@@ -81,7 +83,7 @@ for p in "${patches[@]}"; do
 	elif answered "$work/out" "$p"; then
 		echo "checkpatch: $(basename "$p"): clean but for $(grep -o 'SPDX_LICENSE_TAG\|ARCH_DEFINES\|UNKNOWN_COMMIT_ID' "$work/out" |
 			sort -u | sed 's/SPDX_LICENSE_TAG/the SPDX line of a perf shell test (line 3, as perf test wants)/; s/ARCH_DEFINES/the #if defined(__arch__) of the JIT workload/' |
-			sed 's/UNKNOWN_COMMIT_ID/Fixes: ids it cannot look up without the kernel'"'"'s git history/' |
+			sed 's/UNKNOWN_COMMIT_ID/commit ids it cannot look up without the kernel'"'"'s git history/' |
 			paste -sd, -)"
 	else
 		echo "checkpatch: $(basename "$p"):"
