@@ -12,10 +12,11 @@
  * The rest of perf is stubbed below, each stub checking what the real
  * function would rely on; nothing may crash, leak (a reference to a
  * thread, dso or nsinfo included), read out of bounds, or write an event
- * other than a well-formed MMAP2.  The pieces of the anonymous record must
- * lie inside it, in order, and leave out only what the injected jitted
- * maps of that process cover; whoever sees the same claims with no
- * anonymous mapping let through yet gets the same pieces.
+ * other than a well-formed MMAP2.  Each claim must be of the jitted map
+ * just injected (its pid and start).  The pieces of the anonymous record
+ * must lie inside it, in order, and be exactly what the claims of that
+ * process leave free; whoever sees the same claims with no anonymous
+ * mapping let through yet gets the same pieces.
  *
  * The size of the input picks the setting: bit 0, whether the jitdump's
  * pid is that of perf's view (jit_detect() says in_pidns: the records'
@@ -274,6 +275,31 @@ static struct {
 static int nmaps;
 static u64 written;
 
+/* The claims jitdump.c added (linked with -Wl,--wrap=jit_claims__add). */
+static struct jit_claims claims;
+static struct {
+	pid_t pid;
+	u64 start, len;
+} added[MAXMAPS];
+static int nadded;
+
+int __real_jit_claims__add(struct jit_claims *jc, pid_t pid, u64 start, u64 len, u64 time);
+int __wrap_jit_claims__add(struct jit_claims *jc, pid_t pid, u64 start, u64 len, u64 time);
+int __wrap_jit_claims__add(struct jit_claims *jc, pid_t pid, u64 start, u64 len, u64 time)
+{
+	/* the code of the jitted map just injected */
+	if (jc != &claims || !nmaps || (nmaps < MAXMAPS &&
+	    (maps[nmaps - 1].pid != (u32)pid || maps[nmaps - 1].start != start)))
+		abort();
+	if (nadded < MAXMAPS) {
+		added[nadded].pid = pid;
+		added[nadded].start = start;
+		added[nadded].len = len;
+	}
+	nadded++;
+	return __real_jit_claims__add(jc, pid, start, len, time);
+}
+
 /* A record jitdump.c made: check it as perf would read it. */
 static void check_event(const union perf_event *event, size_t size)
 {
@@ -300,8 +326,8 @@ ssize_t perf_data__write(struct perf_data *data __maybe_unused, void *buf, size_
 		maps[nmaps].pid = event->mmap2.pid;
 		maps[nmaps].start = event->mmap2.start;
 		maps[nmaps].len = event->mmap2.len;
-		nmaps++;
 	}
+	nmaps++;
 	written += size;
 	return size;
 }
@@ -385,7 +411,7 @@ struct pieces {
 	u64 n, hash;		/* the pieces emitted */
 	bool fresh;		/* no anonymous mapping let through before */
 };
-/* The jitted maps of one process, by start: what claims it has at most. */
+/* The claims of one process, by start. */
 static struct {
 	u64 start, last;	/* inclusive */
 } cover[MAXMAPS];
@@ -402,24 +428,20 @@ static void cover_init(pid_t pid)
 {
 	int i;
 
-	for (i = ncover = 0; i < nmaps; i++) {
-		u64 s = maps[i].start, len = maps[i].len;
+	for (i = ncover = 0; i < nadded && i < MAXMAPS; i++) {
+		u64 s = added[i].start, len = added[i].len;
 
-		if ((pid_t)maps[i].pid != pid || !len)
+		/* an empty range or one that wraps around claims nothing */
+		if (added[i].pid != pid || !len || s + len - 1 < s)
 			continue;
-		/*
-		 * A claim is the code only, at the start of its map: a map whose
-		 * length wraps around (a damaged unwinding mapped_size added to
-		 * it) still has its code there.
-		 */
 		cover[ncover].start = s;
-		cover[ncover].last = s + len - 1 < s ? ~0ULL : s + len - 1;
+		cover[ncover].last = s + len - 1;
 		ncover++;
 	}
 	qsort(cover, ncover, sizeof(cover[0]), cover_cmp);
 }
 
-/* Whether those maps cover [start, end). */
+/* Whether those claims cover [start, end). */
 static bool covered(u64 start, u64 end)
 {
 	int i;
@@ -437,6 +459,17 @@ static bool covered(u64 start, u64 end)
 	return false;
 }
 
+/* Whether one of them overlaps [start, last]. */
+static bool overlaps(u64 start, u64 last)
+{
+	int i;
+
+	for (i = 0; i < ncover && cover[i].start <= last; i++)
+		if (cover[i].last >= start)
+			return true;
+	return false;
+}
+
 static int piece(void *arg, u64 start, u64 len, u64 pgoff)
 {
 	struct pieces *p = arg;
@@ -445,8 +478,9 @@ static int piece(void *arg, u64 start, u64 len, u64 pgoff)
 	if (!len || start < p->pos || start - m->start > m->len ||
 	    len > m->len - (start - m->start) || pgoff != m->pgoff + (start - m->start))
 		abort();	/* outside the record, or out of order */
-	if (p->fresh && nmaps < MAXMAPS && !covered(p->pos, start))
-		abort();	/* left out what no jitted map covers */
+	if (p->fresh && nadded <= MAXMAPS &&
+	    (!covered(p->pos, start) || overlaps(start, start + len - 1)))
+		abort();	/* left out what no claim covers, or kept a claimed byte */
 	p->pos = start + len;
 	p->n++;
 	p->hash = (p->hash ^ start) * 0x100000001b3ULL;
@@ -454,14 +488,12 @@ static int piece(void *arg, u64 start, u64 len, u64 pgoff)
 	return 0;
 }
 
-static struct jit_claims claims;
-
 /*
  * An anonymous mmap record over all of the address space, without
  * PERF_SAMPLE_TIME (every claim applies), for @pid: 1 (trimmed) or 0
  * (kept or written as it is), with the counters and the pieces checked;
  * the pieces in @p.  With no anonymous mapping let through before
- * (@fresh), only what the jitted maps cover may be left out.
+ * (@fresh), exactly what the claims leave free is written.
  */
 static int anon_all(pid_t pid, bool fresh, struct pieces *p)
 {
@@ -480,8 +512,10 @@ static int anon_all(pid_t pid, bool fresh, struct pieces *p)
 	ret = jit_claims__mmap(&claims, pid, ~0ULL, &m, piece, p);
 	if (ret < 0 || ret > 1)
 		abort();
-	if (fresh && ret == 1 && nmaps < MAXMAPS && !covered(p->pos, m.len))
-		abort();	/* left out the end, and no jitted map is there */
+	if (fresh && ret == 1 && nadded <= MAXMAPS && !covered(p->pos, m.len))
+		abort();	/* left out the end, and no claim is there */
+	if (fresh && nadded <= MAXMAPS && ret != overlaps(m.start, m.len - 1))
+		abort();	/* kept although claimed, or trimmed although not */
 	if (claims.pieces - pieces != p->n)
 		abort();
 	if (ret == 1 && (claims.split - split) + (claims.dropped - dropped) != 1)
@@ -510,6 +544,11 @@ static void after_jitdump(void)
 	hashmap__for_each_entry(&claims.procs, cur, bkt)
 		if (n < MAXMAPS)
 			pids[n++] = cur->key;
+	/* a table for each pid that got a claim of some range */
+	for (i = 0; i < nadded && i < MAXMAPS; i++)
+		if (added[i].len && added[i].start + added[i].len - 1 >= added[i].start &&
+		    !hashmap__find(&claims.procs, added[i].pid, NULL))
+			abort();
 	for (i = 0; i < n; i++) {
 		pid_t pid = pids[i], copy = 1;
 		struct pieces first, p;
@@ -520,6 +559,8 @@ static void after_jitdump(void)
 		while (hashmap__find(&claims.procs, copy, NULL))
 			copy++;
 		cover_init(pid);
+		if (!ncover && nadded <= MAXMAPS)
+			abort();	/* a table without claims */
 		ret = anon_all(pid, true, &first);
 		/* kept: it overlaps none (a claim of the last byte only) */
 		if (claims.kept != kept + !ret)
@@ -542,7 +583,7 @@ static void after_jitdump(void)
 		if (jit_claims__exec(&claims, copy, ~0ULL))
 			abort();
 		kept = claims.kept;
-		if (anon_all(copy, true, &p) || claims.kept != kept)
+		if (anon_all(copy, false, &p) || claims.kept != kept)
 			abort();
 		if (hashmap__find(&claims.procs, copy, NULL))
 			abort();
@@ -570,7 +611,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		session.time_conv.time_zero = 1000;
 		session.time_conv.cap_user_time_zero = 1;
 	}
-	nmaps = 0;
+	nmaps = nadded = 0;
 	written = 0;
 	jit_claims__init(&claims);
 
