@@ -10,18 +10,16 @@
  * same four counters.
  *
  * The reference keeps, per pid, the explicit list of the claims it sees:
- * those added for it, of a time from its last fork or exec on (own), and
- * a copy of its parent's claims of a time up to the fork, taken at the
- * fork (inherited);
- * and per unit of the address space the attributes of the anonymous
- * mapping let through there (a run), if any.  A claim is in effect for an
- * mmap at time t when its time is <= t.  So, where jit-claims.h leaves it
- * open: a claim added to the parent after the fork is never the child's,
- * whatever its time; only claims added for the pid itself can outlive its
- * exec or a fork onto it, not those it inherited, even of that very time;
- * after a fork the pid has a table when its parent has one (even if none
- * of its claims is of a time up to the fork) or when it kept claims of its
- * own.  FUZZ_TRACE=1 prints the operations of an input as it runs them.
+ * those added for it of a time after its last fork or exec (own), and a
+ * copy of its parent's claims of a time up to the fork, taken at the fork
+ * (inherited); and per unit of the address space the attributes of the
+ * anonymous mapping let through there (a run), if any.  A claim is in
+ * effect for an mmap at time t when its time is <= t.  So, where
+ * jit-claims.h leaves it open: a claim added to the parent after the fork
+ * is never the child's, whatever its time; after a fork the pid has a
+ * table when its parent has one (even if none of its claims is of a time
+ * up to the fork) or when it kept claims of its own.  FUZZ_TRACE=1 prints
+ * the operations of an input as it runs them.
  *
  * Input: one byte of settings, then 8 bytes per operation.  Addresses are
  * BASE + unit * UNIT for units 0..63; BASE is 0 or 2^64 - 64 * UNIT, so
@@ -327,7 +325,7 @@ static void inherit(struct ref_pid *p, const struct ref_claim *c)
 /*
  * Process @pid starts at @t: forked from @parent (an index, or -1 for an
  * exec).  It sees its parent's claims of a time up to @t, and keeps those
- * added for it of a time from @t on (a jitdump read before the FORK);
+ * added for it of a later time (a jitdump read before the FORK);
  * what a previous process of that pid had goes, and so do the runs.
  */
 static void start_op(int parent, int pid, u64 t)
@@ -341,7 +339,7 @@ static void start_op(int parent, int pid, u64 t)
 		check_ret("jit_claims__exec", jit_claims__exec(&jc, PID0 + pid, t));
 
 	for (i = 0; i < p->nown; i++)
-		if (p->own[i].time >= t)
+		if (p->own[i].time > t)
 			p->own[n++] = p->own[i];
 	p->nown = n;
 	p->ninh = 0;
