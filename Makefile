@@ -55,7 +55,7 @@ fuzz-long: deps ## libFuzzer, each target until FUZZ_RUNS=10000000 executions (n
 check-asan: deps ## patched perf with ASan+UBSan: the series' tests and e2e clients under it
 	@scripts/check-asan.sh
 
-build-variants: deps ## the patched perf with NO_LIBELF=1 and NO_LIBDW=1: warning-free, test passes
+build-variants: deps ## the patched perf with NO_LIBELF=1 and NO_LIBDW=1: warning-free, test passes (skipped without libelf)
 	@scripts/build-variants.sh
 
 bisect: deps ## build every prefix of the series (bisectable), run the test where it exists

@@ -101,26 +101,31 @@ for name, data in seeds.items():
 EOF
 
 cd "$out"
-fail=0
-for target in jit_claims_fuzz jitdump_fuzz; do
+# One core each: the targets run side by side.
+run() {
+	local target=$1 start=$SECONDS extra=() n
 	mkdir -p "corpus-$target"
-	extra=()
 	[ -d "seeds-$target" ] && extra=("seeds-$target")
-	start=$SECONDS
 	if ! ./$target "${limit[@]}" -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$out/$target-" "corpus-$target" "${extra[@]}" \
 		>"$out/$target.log" 2>&1; then
 		tail -30 "$out/$target.log"
 		echo "$target found a problem; the input is saved as $out/$target-{crash,leak,oom,timeout}-*"
-		fail=1
-		continue
+		return 1
 	fi
 	n=$(awk '/stat::number_of_executed_units/ { print $2 }' "$out/$target.log")
 	if [ -n "$runs" ] && [ "${n:-0}" -lt "$runs" ]; then
 		echo "$target: stopped after ${n:-no} executions, fewer than $runs (log: $out/$target.log)"
-		fail=1
-		continue
+		return 1
 	fi
 	echo "$target: $n executions in $((SECONDS - start))s, nothing found"
-done
+}
+run jit_claims_fuzz >"$out/jit_claims_fuzz.result" &
+a=$!
+run jitdump_fuzz >"$out/jitdump_fuzz.result" &
+b=$!
+fail=0
+wait $a || fail=1
+wait $b || fail=1
+cat "$out/jit_claims_fuzz.result" "$out/jitdump_fuzz.result"
 exit $fail
