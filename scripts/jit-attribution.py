@@ -114,9 +114,17 @@ def java_demangle(name):
     return ''.join(out)
 
 
+def in_jitted(dso, pid, load):
+    """Is DSO the jitted-PID-INDEX.so of LOAD?  perf inject names it after
+    the jitdump's pid or, for a record a forked child wrote to the jitdump
+    it inherited, after the pid the record carries (as the series does)."""
+    return any(dso.endswith('/jitted-%d-%d.so' % (p, load[3])) for p in (pid, load[6]))
+
+
 def read_jitdump(path):
-    """pid, flags, [(time, start, end, index, name, demangled)] of the loads
-    and moves, and the number of loads."""
+    """pid, flags, [(time, start, end, index, name, demangled, rpid)] of the
+    loads and moves (rpid: the pid the record carries), and the number of
+    loads."""
     with open(path, 'rb') as f:
         data = f.read()
     magic, = struct.unpack_from('<I', data, 0)
@@ -130,14 +138,14 @@ def read_jitdump(path):
         if size < 16 or pos + size > len(data):
             break
         if rid == JIT_CODE_LOAD:
-            _, _, _, addr, csize, index = struct.unpack_from(end + 'IIQQQQ', data, pos + 16)
+            rpid, _, _, addr, csize, index = struct.unpack_from(end + 'IIQQQQ', data, pos + 16)
             name_at = pos + 16 + 40
             name = data[name_at:data.index(b'\0', name_at)].decode(errors='replace')
-            loads.append((ts, addr, addr + csize, index, name, java_demangle(name)))
+            loads.append((ts, addr, addr + csize, index, name, java_demangle(name), rpid))
             nr_loads += 1
         elif rid == JIT_CODE_MOVE:
-            _, _, _, _, new, csize, index = struct.unpack_from(end + 'IIQQQQQ', data, pos + 16)
-            loads.append((ts, new, new + csize, index, 'moved#%d' % index, None))
+            rpid, _, _, _, new, csize, index = struct.unpack_from(end + 'IIQQQQQ', data, pos + 16)
+            loads.append((ts, new, new + csize, index, 'moved#%d' % index, None, rpid))
         pos += size
     return pid, flags, sorted(loads), nr_loads
 
@@ -292,7 +300,7 @@ def attribute(argv):
                 if not fload:
                     continue
                 c['cc_jit'] += 1
-                if fsym in fload[4:6] and fdso.endswith('/jitted-%d-%d.so' % (pid, fload[3])):
+                if fsym in fload[4:6] and in_jitted(fdso, pid, fload):
                     c['cc_right'] += 1
                     depth += 1
                 else:
@@ -301,7 +309,7 @@ def attribute(argv):
         best = load_at(ip, t)
         if best:
             c['jit'] += 1
-            right = dso.endswith('/jitted-%d-%d.so' % (pid, best[3]))
+            right = in_jitted(dso, pid, best)
             c['right'] += right
             if where:
                 c[where] += 1
