@@ -23,7 +23,8 @@
 #    its shortlog and diffstat generated.
 # 3. The generated files as a maintainer gets them: git am (no -3) on the
 #    base and the required submissions; checkpatch.sh on them; every commit
-#    built with -Werror, the tip also with NO_LIBELF=1 and NO_LIBDW=1; the
+#    built with -Werror, the tip also with NO_LIBELF=1 and NO_LIBDW=1 (with
+#    SUBMISSIONS_QUICK=1, as make check runs it: the tip only, -Werror); the
 #    tests on the tip, the nofix ones with the nofix patch.
 # 4. One line per submission; exits non-zero on any failure, naming the
 #    submission, the check and its log ($VDIR/submissions-logs/).
@@ -421,20 +422,30 @@ for n in "${order[@]}"; do
 	fi
 
 	# Every commit builds (bisectable); the tip in each configuration.
+	# SUBMISSIONS_QUICK=1 (make check, which builds every prefix of the
+	# stack and the stack with NO_LIBELF=1 and NO_LIBDW=1): the tip only.
 	mapfile -t commits < <(git_ rev-list --reverse "$from..verify/$n")
+	first=0
+	[ -z "${SUBMISSIONS_QUICK:-}" ] || first=$((${#commits[@]} - 1))
 	built=0
 	for k in "${!commits[@]}"; do
+		[ "$k" -ge $first ] || continue
 		checkout_src "${commits[k]}"
 		build "$n" "build of patch $((k + 1))/${#commits[@]}" "$L.build-$((k + 1)).log" "$OBJ" ||
 			break
 		built=$((built + 1))
 	done
-	if [ $built -lt ${#commits[@]} ]; then
+	if [ $built -lt $((${#commits[@]} - first)) ]; then
 		report
 		continue
 	fi
-	checks+=("$built/$built build -Werror")
+	if [ -n "${SUBMISSIONS_QUICK:-}" ]; then
+		checks+=("tip of ${#commits[@]} builds -Werror")
+	else
+		checks+=("$built/$built build -Werror")
+	fi
 	for v in no-libelf no-libdw; do
+		[ -z "${SUBMISSIONS_QUICK:-}" ] || break
 		flag=$(tr 'a-z-' 'A-Z_' <<<"$v")=1
 		build "$n" "$flag build of the tip" "$L.$v.log" "$OBJ-$v" "$flag" &&
 			checks+=("$v")
