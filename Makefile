@@ -42,7 +42,7 @@ export: ## write the tree's commits back to patches/ (patches-6.12/) (git format
 tree-status: ## does tree/ hold exactly what patches/ holds?
 	@scripts/tree-status.sh
 
-parity: build ## the whole perf test on stock and patched, compared test by test (slow)
+parity: build ## the whole perf test on stock and patched, compared test by test, with reruns of what differs
 	@scripts/parity.sh
 
 fuzz: deps ## libFuzzer on the trimming rule against a naive reference (FUZZ_SECONDS=60)
