@@ -79,7 +79,7 @@ demo: build ## the main job: stock vs patched attribution, perf test -w jitdump 
 # make check runs scripts/e2e.sh without it.
 E2E_BIG ?= $(if $(filter 6.12,$(BASE)),0,1)
 
-e2e: build python313 ## real JIT runtimes (jitdump, lli, node, node that forks, CPython, CPython whose main thread exits, Java; node-100k on 7.3): patched never worse than stock
+e2e: build python313 ## real JIT runtimes (jitdump workload and its main thread exits, lli, node, node that forks, CPython, CPython whose main thread exits, Java; node-100k on 7.3): patched never worse than stock
 	@E2E_BIG=$(E2E_BIG) scripts/e2e.sh
 
 python313: deps ## build CPython 3.13 (-Xperf_jit) from Debian's source into the cache, once

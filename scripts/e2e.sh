@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: e2e.sh [CLIENT...]   (jitdump jitdump+perfmap lli node node-fork
+# usage: e2e.sh [CLIENT...]   (jitdump jitdump+perfmap jd-exit-before
+#                              jd-exit-before+pm jd-exit-middle
+#                              jd-exit-middle+pm lli node node-fork
 #                              python py-exit-before py-exit-middle java
 #                              node-100k; default all but node-100k, which
 #                              E2E_BIG=1 adds; BASE=6.12 for the 6.12 builds)
@@ -21,7 +23,11 @@
 # function of its own, or halfway through, the first half's functions
 # still running after it (tests/e2e/py-main-exit.py); they fail when
 # perf.data holds no EXIT of the main thread followed by samples of the
-# worker.  The java client
+# worker.  The jd-exit-* clients are perf's own jitdump workload whose
+# main thread does the same (thread:0 before the first of its 6 functions,
+# thread:3 halfway), with (+pm) and without a function that only
+# /tmp/perf-PID.map describes in the same mapping; they fail the same way.
+# The java client
 # is OpenJDK 17 with perf's JVMTI agent (libperf-jvmti.so of the patched
 # build) writing the jitdump, recorded with frame pointer callchains.
 #
@@ -66,7 +72,8 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 clients=("$@")
 if [ ${#clients[@]} -eq 0 ]; then
-	clients=(jitdump jitdump+perfmap lli node node-fork python py-exit-before py-exit-middle java)
+	clients=(jitdump jitdump+perfmap jd-exit-before jd-exit-before+pm jd-exit-middle
+		jd-exit-middle+pm lli node node-fork python py-exit-before py-exit-middle java)
 	[ "${E2E_BIG:-0}" = 0 ] || clients+=(node-100k)
 fi
 rerun="scripts/e2e.sh"
@@ -88,6 +95,16 @@ record() {
 	case "$client" in
 	jitdump|jitdump+perfmap)
 		[ "$client" = jitdump ] || wl+=(perfmap)
+		(cd "$dir" && JITDUMPDIR=$dir "${rec[@]}" -- "$PATCHED" "${wl[@]}" >"$dir/out")
+		;;
+	jd-exit-*)
+		# The main thread leaves the JIT to a thread and calls
+		# pthread_exit(): before its first function or after 3 of 6.
+		[[ $client != *+pm ]] || wl+=(perfmap)
+		case $client in
+		jd-exit-before*) wl+=(thread:0) ;;
+		*) wl+=(thread:3) ;;
+		esac
 		(cd "$dir" && JITDUMPDIR=$dir "${rec[@]}" -- "$PATCHED" "${wl[@]}" >"$dir/out")
 		;;
 	lli)
@@ -289,7 +306,7 @@ for client in "${clients[@]}"; do
 			fail=1
 		fi
 		;;
-	py-exit-*)
+	py-exit-* | jd-exit-*)
 		read -r _ _ exited after < <(task_events "$dir/perf.data" "$wpid")
 		printf '%-16s main thread exit recorded: %s, samples of the worker after it: %d\n' \
 			"$client" "$([ "$exited" = 1 ] && echo yes || echo no)" "$after"
