@@ -93,17 +93,13 @@ record() {
 	local wl=(test -w jitdump 6 150)
 
 	case "$client" in
-	jitdump|jitdump+perfmap)
-		[ "$client" = jitdump ] || wl+=(perfmap)
-		(cd "$dir" && JITDUMPDIR=$dir "${rec[@]}" -- "$PATCHED" "${wl[@]}" >"$dir/out")
-		;;
-	jd-exit-*)
-		# The main thread leaves the JIT to a thread and calls
-		# pthread_exit(): before its first function or after 3 of 6.
-		[[ $client != *+pm ]] || wl+=(perfmap)
+	jitdump|jitdump+perfmap|jd-exit-*)
+		[[ $client != *+p* ]] || wl+=(perfmap)
+		# jd-exit-*: the main thread leaves the JIT to a thread and
+		# calls pthread_exit(), before its first function or after 3 of 6.
 		case $client in
 		jd-exit-before*) wl+=(thread:0) ;;
-		*) wl+=(thread:3) ;;
+		jd-exit-middle*) wl+=(thread:3) ;;
 		esac
 		(cd "$dir" && JITDUMPDIR=$dir "${rec[@]}" -- "$PATCHED" "${wl[@]}" >"$dir/out")
 		;;
