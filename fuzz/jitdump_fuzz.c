@@ -26,6 +26,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,8 @@ int nsinfo__stat(const char *filename, struct stat *st,
 static struct {
 	pid_t pid;
 	u64 start, len;
+	u64 pgoff;
+	int mpid, merged;	/* PID and N of a jitted-PID-mN.so, or -1 */
 } maps[MAXMAPS];
 static int nmaps;
 static u64 written;
@@ -324,9 +327,16 @@ ssize_t perf_data__write(struct perf_data *data __maybe_unused, void *buf, size_
 
 	check_event(event, size);
 	if (nmaps < MAXMAPS) {
+		const char *base = strrchr(event->mmap2.filename, '/');
+
 		maps[nmaps].pid = event->mmap2.pid;
 		maps[nmaps].start = event->mmap2.start;
 		maps[nmaps].len = event->mmap2.len;
+		maps[nmaps].pgoff = event->mmap2.pgoff;
+		maps[nmaps].merged = -1;
+		if (jit_is_merged_elf(event->mmap2.filename) &&
+		    sscanf(base, "/jitted-%d-m%d.so", &maps[nmaps].mpid, &maps[nmaps].merged) != 2)
+			abort();
 	}
 	nmaps++;
 	written += size;
@@ -387,6 +397,28 @@ static void setup(void)
 	session.evlist = evlist;
 	session.tool = &tool;
 	machine.id_hdr_size = 16;
+}
+
+/*
+ * --jit-merged-elf: each map inject wrote is a slot of its finished file,
+ * at the map's pgoff, and the code a load claims fits in it.
+ */
+static void check_merged(void)
+{
+	struct jit_elf_slot slot;
+	char name[PATH_MAX];
+	int i, fd;
+
+	for (i = 0; i < nmaps && i < MAXMAPS; i++) {
+		if (maps[i].merged < 0)
+			continue;
+		snprintf(name, sizeof(name), "%s/jitted-%d-m%d.so", dir, maps[i].mpid,
+			 maps[i].merged);
+		fd = open(name, O_RDONLY);
+		if (fd < 0 || jit_elf__find_slot(fd, maps[i].pgoff, &slot))
+			abort();
+		close(fd);
+	}
 }
 
 /* The jitted-PID-N.so files inject wrote: fuzzed indexes, remove them. */
@@ -632,12 +664,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 
 	/* the marker mmap: the whole jitdump is read and injected */
-	ret = jit_process(&session, &out, &machine, &claims, path, PID, PID, &nbytes);
+	ret = jit_process(&session, &out, &machine, &claims, path, PID, PID,
+			  (size & 4) ? 256 : 0, &nbytes);
 	if (refs)
 		abort();
 	if (ret == 1 && nbytes != written)
 		abort();	/* inject would count the wrong size */
 
+	check_merged();
 	after_jitdump();
 	jit_claims__exit(&claims);
 	threads_remove();
