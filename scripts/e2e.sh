@@ -41,6 +41,13 @@
 # Its perf.data files, jitdump and jitted-PID-N.so (about 600 MB) are
 # removed once it is checked.
 #
+# --jit-merged-elf: where the patched perf has it, each client is injected
+# a third time with it (row "merged"), which must not be worse than stock
+# or than --jit on any of the figures below, and must give the same perf
+# script output as --jit for every sample (ip, symbol, offset, source
+# line, and the callchains where recorded; the DSOs but for the jitted
+# file names) and the same perf report --sort sym (the oracle).
+#
 # The gate: patched is never worse than stock.  Prints a stock and a
 # patched row per client and fails, naming the figure and the command to
 # rerun, when patched is worse on any of: JIT samples right, callchain JIT
@@ -79,6 +86,11 @@ fi
 rerun="scripts/e2e.sh"
 [ "$BASE" = 7.3 ] || rerun="BASE=$BASE $rerun"
 [ -z "${PATCHED_PERF:-}" ] || rerun="PATCHED_PERF=$PATCHED_PERF $rerun"
+# --jit-merged-elf where the patched perf has it: a third row, its gates
+# against stock and --jit, and the oracle.
+merged=
+help=$("$PATCHED" inject -h 2>&1 || true)
+[[ $help != *--jit-merged-elf* ]] || merged=1
 python=
 for c in "${clients[@]}"; do
 	[[ $c != python && $c != py-exit-* ]] || python=$("$TOP/scripts/python313.sh")
@@ -203,6 +215,37 @@ task_events() {
 		END { print forks + 0, execs + 0, exited + 0, after + 0 }'
 }
 
+# oracle DIR: perf.patched.data (--jit) and perf.merged.data
+# (--jit-merged-elf) must give the same perf script, sample for sample (ip,
+# symbol, offset, source line, DSO but for the jitted file names, the
+# callchains where recorded; perf's stand-in for a missing source line, the
+# DSO and the file offset, but for the offset), and the same perf report
+# --sort sym.  Prints
+# what was compared, or where they differ.
+oracle() {
+	local d=$1 b n
+
+	for b in patched merged; do
+		"$PATCHED" script --no-inline -i "$d/perf.$b.data" -F ip,sym,symoff,srcline,dso \
+			2>/dev/null | sed -E -e 's/jitted-[0-9]+-m?[0-9]+\.so/jitted.so/' \
+			-e 's/^( +jitted\.so)\[[0-9a-f]+\]$/\1[OFFSET]/' >"$d/oracle.$b"
+		"$PATCHED" report -i "$d/perf.$b.data" --stdio -q --sort sym 2>/dev/null \
+			>"$d/report.$b"
+	done
+	n=$(grep -c 'jitted\.so' "$d/oracle.patched")
+	if ! cmp -s "$d/oracle.patched" "$d/oracle.merged"; then
+		echo "perf script: $(diff "$d/oracle.patched" "$d/oracle.merged" | grep -c '^[<>]')" \
+			"lines differ; diff $d/oracle.{patched,merged}"
+		return 1
+	fi
+	if ! cmp -s "$d/report.patched" "$d/report.merged"; then
+		echo "perf report --sort sym differs; diff $d/report.{patched,merged}"
+		return 1
+	fi
+	echo "perf script $(wc -l <"$d/oracle.patched") lines ($n in jitted code), perf report" \
+		"$(wc -l <"$d/report.patched") lines, the same"
+}
+
 fmt='%-16s %-7s %7s %6s %6s %13s %5s %8s %8s %7s %6s\n'
 # shellcheck disable=SC2059
 printf "$fmt" client build samples "in JIT" right "chain ok/lost" depth \
@@ -228,13 +271,14 @@ for client in "${clients[@]}"; do
 	wpid=${wpid%.dump}
 	map=/tmp/perf-$wpid.map
 	in=$("$PATCHED" script -i "$dir/perf.data" -F time 2>/dev/null | wc -l)
-	for build in stock patched; do
-		perf=$STOCK
-		[ "$build" = patched ] && perf=$PATCHED
+	for build in stock patched ${merged:+merged}; do
+		perf=$STOCK jit=--jit
+		[ "$build" = stock ] || perf=$PATCHED
+		[ "$build" != merged ] || jit=--jit-merged-elf
 		counts=$dir/counts.$build.json
 		rm -f "$counts"
 		t=$(date +%s.%N)
-		if ! "$perf" inject --jit -i "$dir/perf.data" -o "$dir/perf.$build.data" \
+		if ! "$perf" inject $jit -i "$dir/perf.data" -o "$dir/perf.$build.data" \
 			2>"$dir/inject.$build.err"; then
 			printf '%-16s %-7s %s\n' "$client" "$build" "inject failed: $dir/inject.$build.err"
 			fail=1
@@ -277,14 +321,25 @@ for client in "${clients[@]}"; do
 			fail=1
 		fi
 	done
-	if [ -s "$dir/counts.stock.json" ] && [ -s "$dir/counts.patched.json" ]; then
+	for pair in stock:patched ${merged:+stock:merged patched:merged}; do
+		a=${pair%:*} b=${pair#*:}
+		[ -s "$dir/counts.$a.json" ] && [ -s "$dir/counts.$b.json" ] || continue
 		if ! worse=$(python3 "$TOP/scripts/jit-attribution.py" --gate \
-			"$dir/counts.stock.json" "$dir/counts.patched.json"); then
+			"$dir/counts.$a.json" "$dir/counts.$b.json"); then
 			while read -r line; do
-				printf '%-16s FAIL: patched worse than stock: %s\n' "$client" "$line"
+				printf '%-16s FAIL: %s worse than %s: %s\n' "$client" "$b" "$a" "$line"
 			done <<<"$worse"
 			printf '%-16s rerun: %s %s\n' "$client" "$rerun" "$client"
 			fail=1
+		fi
+	done
+	if [ -n "$merged" ] && [ -s "$dir/perf.merged.data" ]; then
+		if ! same=$(oracle "$dir"); then
+			printf '%-16s FAIL: --jit-merged-elf differs from --jit: %s\n' "$client" "$same"
+			printf '%-16s rerun: %s %s\n' "$client" "$rerun" "$client"
+			fail=1
+		else
+			printf '%-16s --jit-merged-elf = --jit: %s\n' "$client" "$same"
 		fi
 	fi
 	rm -f "$map"

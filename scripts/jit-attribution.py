@@ -10,7 +10,8 @@ SCRIPT is the output of `perf script -F time,ip,sym,dso --ns`, with or
 without callchains.  Ground truth is the jitdump itself: an address is in
 JIT code when a JIT_CODE_LOAD (or JIT_CODE_MOVE) made before the sample's
 time covers it, the newest such load is the right function, and perf is
-right when it resolved the address to that load's jitted-PID-INDEX.so (for
+right when it resolved the address to that load's jitted-PID-INDEX.so, or
+to a jitted-PID-mN.so of --jit-merged-elf and the load's symbol (for
 a callchain frame, also to the load's symbol, e.g. CPython's py::f:file, or
 the name perf demangles it to: the JVMTI agent's LJitMany;f0(I)J is
 JitMany.f0(int) in perf's output).
@@ -114,10 +115,14 @@ def java_demangle(name):
     return ''.join(out)
 
 
-def in_jitted(dso, pid, load):
+def in_jitted(dso, pid, load, sym):
     """Is DSO the jitted-PID-INDEX.so of LOAD?  perf inject names it after
     the jitdump's pid or, for a record a forked child wrote to the jitdump
-    it inherited, after the pid the record carries (as the series does)."""
+    it inherited, after the pid the record carries (as the series does).
+    With --jit-merged-elf, a jitted-PID-mN.so of the jitdump's pid holds
+    many loads: SYM must then be LOAD's."""
+    if re.search(r'/jitted-%d-m[0-9]+\.so$' % pid, dso):
+        return sym in load[4:6]
     return any(dso.endswith('/jitted-%d-%d.so' % (p, load[3])) for p in (pid, load[6]))
 
 
@@ -300,7 +305,7 @@ def attribute(argv):
                 if not fload:
                     continue
                 c['cc_jit'] += 1
-                if fsym in fload[4:6] and in_jitted(fdso, pid, fload):
+                if fsym in fload[4:6] and in_jitted(fdso, pid, fload, fsym):
                     c['cc_right'] += 1
                     depth += 1
                 else:
@@ -309,7 +314,7 @@ def attribute(argv):
         best = load_at(ip, t)
         if best:
             c['jit'] += 1
-            right = in_jitted(dso, pid, best)
+            right = in_jitted(dso, pid, best, sym)
             c['right'] += right
             if where:
                 c[where] += 1
