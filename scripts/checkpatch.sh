@@ -59,13 +59,19 @@ cd "$work"	# checkpatch leaves its CamelCase cache in the cwd
 # for each architecture under #if defined(__x86_64__) etc., which
 # checkpatch flags as ARCH_DEFINES; accept those in that file only.
 #
+# A fourth: checkpatch calls the types of libelf and libdw (Elf_Scn,
+# Dwfl_Module) and inttypes.h's PRIu64 CamelCase when it cannot see their
+# headers; perf uses them everywhere.  Accept CAMELCASE for those names only.
+#
 # answered OUT PATCH: the patch is clean but for these answered types.
 answered() {
 	local out=$1 t
-	grep -q 'SPDX_LICENSE_TAG\|ARCH_DEFINES\|UNKNOWN_COMMIT_ID' "$out" || return 1
+	grep -q 'SPDX_LICENSE_TAG\|ARCH_DEFINES\|UNKNOWN_COMMIT_ID\|CAMELCASE' "$out" || return 1
 	perl "$PRISTINE/scripts/checkpatch.pl" --strict --quiet --no-summary \
-		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,ARCH_DEFINES,UNKNOWN_COMMIT_ID \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,ARCH_DEFINES,UNKNOWN_COMMIT_ID,CAMELCASE \
 		"$2" >/dev/null 2>&1 || return 1
+	grep ':CAMELCASE:' "$out" | grep -Ev '<(Elf((32|64)?_[A-Za-z]+)?|Dwfl(_[A-Za-z]+)?|PRI[diux](8|16|32|64))>$' |
+		grep -q . && return 1
 	for t in SPDX_LICENSE_TAG ARCH_DEFINES; do
 		grep -A2 ":$t:" "$out" | grep 'FILE:' | case $t in
 		SPDX*) grep -qv 'FILE: tools/perf/tests/shell/[^/]*\.sh:[23]:' ;;
@@ -81,9 +87,10 @@ for p in "${patches[@]}"; do
 		--ignore FILE_PATH_CHANGES --show-types "$p" >"$work/out" 2>&1; then
 		echo "checkpatch: $(basename "$p"): clean"
 	elif answered "$work/out" "$p"; then
-		echo "checkpatch: $(basename "$p"): clean but for $(grep -o 'SPDX_LICENSE_TAG\|ARCH_DEFINES\|UNKNOWN_COMMIT_ID' "$work/out" |
+		echo "checkpatch: $(basename "$p"): clean but for $(grep -o 'SPDX_LICENSE_TAG\|ARCH_DEFINES\|UNKNOWN_COMMIT_ID\|CAMELCASE' "$work/out" |
 			sort -u | sed 's/SPDX_LICENSE_TAG/the SPDX line of a perf shell test (line 3, as perf test wants)/; s/ARCH_DEFINES/the #if defined(__arch__) of the JIT workload/' |
 			sed 's/UNKNOWN_COMMIT_ID/commit ids it cannot look up without the kernel'"'"'s git history/' |
+			sed 's/CAMELCASE/the names of libelf, libdw and inttypes.h/' |
 			paste -sd, -)"
 	else
 		echo "checkpatch: $(basename "$p"):"
