@@ -219,8 +219,9 @@ task_events() {
 # (--jit-merged-elf) must give the same perf script, sample for sample (ip,
 # symbol, offset, source line, DSO but for the jitted file names, the
 # callchains where recorded; perf's stand-in for a missing source line, the
-# DSO and the file offset, but for the offset), and the same perf report
-# --sort sym.  Prints
+# DSO and the file offset, but for the offset), and the same lines of perf
+# report --sort sym (entries of equal share come in the order of their
+# addresses, which differ).  Prints
 # what was compared, or where they differ.
 oracle() {
 	local d=$1 b n
@@ -229,8 +230,9 @@ oracle() {
 		"$PATCHED" script --no-inline -i "$d/perf.$b.data" -F ip,sym,symoff,srcline,dso \
 			2>/dev/null | sed -E -e 's/jitted-[0-9]+-m?[0-9]+\.so/jitted.so/' \
 			-e 's/^( +jitted\.so)\[[0-9a-f]+\]$/\1[OFFSET]/' >"$d/oracle.$b"
-		"$PATCHED" report -i "$d/perf.$b.data" --stdio -q --sort sym 2>/dev/null \
-			>"$d/report.$b"
+		# sorted: perf orders entries of equal share by symbol address
+		"$PATCHED" report -i "$d/perf.$b.data" --stdio -q --sort sym 2>/dev/null |
+			sort >"$d/report.$b"
 	done
 	n=$(grep -c 'jitted\.so' "$d/oracle.patched")
 	if ! cmp -s "$d/oracle.patched" "$d/oracle.merged"; then
