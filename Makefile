@@ -10,7 +10,7 @@ SHELL := /bin/bash
 export DEB_VERSION BASE BENCH_MAX
 
 .PHONY: all help deps source stock patched build tree export tree-status \
-	parity fuzz fuzz-long check-asan build-variants bisect checkpatch submissions check demo e2e bench python313 \
+	parity fuzz fuzz-long check-asan build-variants bisect checkpatch submissions check demo e2e bench bench-merged python313 \
 	clean-cache
 
 all: demo ## build the perfs and run the demo (the main job)
@@ -87,6 +87,9 @@ python313: deps ## build CPython 3.13 (-Xperf_jit) from Debian's source into the
 
 bench: build ## perf inject --jit benchmark: stock vs patched medians and ratios, scaling, node that forks
 	@scripts/bench.sh
+
+bench-merged: build ## perf inject --jit-merged-elf vs one file per function vs a one-file write loop, and reading each (PATCHED_PERF=...)
+	@scripts/bench-merged.sh
 
 clean-cache: ## remove this version's cache (source and builds)
 	@scripts/clean-cache.sh

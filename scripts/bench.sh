@@ -150,3 +150,6 @@ echo
 
 echo
 "$TOP/scripts/bench-fork.sh" -r "$((runs < 5 ? 5 : runs))"
+
+echo
+"$TOP/scripts/bench-merged.sh"
