@@ -11,7 +11,9 @@
 # real recordings of make e2e; then a system-wide recording with many
 # short-lived processes (scripts/bench-syswide.sh); then Node.js with
 # 80,000 functions that spawns 300 children, and without the children
-# (scripts/bench-fork.sh).  Goals: wall and RSS ratios <= 1.02 and 1.05 on
+# (scripts/bench-fork.sh); then --jit-merged-elf against a file per
+# function (scripts/bench-merged.sh, about 50 minutes).  Goals: wall and
+# RSS ratios <= 1.02 and 1.05 on
 # the default input, <= 1.05 and 1.05 on the system-wide one, CPU and RSS
 # ratios <= 1.10 on node with and without children, output mmap records
 # linear in FUNCS.  -q: the default and the perf record -d inputs only.
