@@ -14,18 +14,19 @@ passed=0 failed=0 skipped=0
 # run_test NAME CMD...: exit 0 passes, 2 skips (last output line is the
 # reason), anything else fails.
 run_test() {
-	local name=$1 log rc
+	local name=$1 log rc t=$SECONDS
 	shift
 	log=$LOGS/$(echo "$name" | tr -c 'A-Za-z0-9_.\n-' '_').log
 	set +e
 	( "$@" ) >"$log" 2>&1
 	rc=$?
 	set -e
+	t="[$((SECONDS - t)) s]"
 	case $rc in
-	0) passed=$((passed + 1)); printf 'PASS  %s\n' "$name" ;;
+	0) passed=$((passed + 1)); printf 'PASS  %s %s\n' "$name" "$t" ;;
 	2) skipped=$((skipped + 1))
-	   printf 'SKIP  %s: %s\n' "$name" "$(grep -v '^$' "$log" | tail -1)" ;;
-	*) failed=$((failed + 1)); printf 'FAIL  %s (log: %s)\n' "$name" "$log"
+	   printf 'SKIP  %s %s: %s\n' "$name" "$t" "$(grep -v '^$' "$log" | tail -1)" ;;
+	*) failed=$((failed + 1)); printf 'FAIL  %s %s (log: %s)\n' "$name" "$t" "$log"
 	   tail -15 "$log" | sed 's/^/      /' ;;
 	esac
 }
@@ -89,6 +90,8 @@ check_base() {
 		perf_test "$builds/patched" 'merged anonymous mmaps'
 	run_test "$base nofix: the shell test fails without the fix" \
 		expect_fail perf_test "$builds/nofix" 'merged anonymous mmaps'
+	run_test "$base patched: perf test 'perf inject --jit-merged-elf'" \
+		perf_test "$builds/patched" 'perf inject --jit-merged-elf'
 	run_test "$base e2e: real JIT runtimes, patched never worse than stock (make e2e)" \
 		env BASE="$base" "$TOP/scripts/e2e.sh"
 	cat "$LOGS/${base}_e2e"*.log 2>/dev/null | grep -v '^details' || true
@@ -106,5 +109,5 @@ run_test "fuzz: trimming rule vs reference, jitdump parsing; 30 s each (make fuz
 	"$TOP/scripts/fuzz.sh" 30
 run_test "demo: make's main job runs" "$TOP/scripts/demo.sh"
 
-echo "$passed passed, $failed failed, $skipped skipped"
+echo "$passed passed, $failed failed, $skipped skipped in $((SECONDS / 60)) min"
 [ "$failed" -eq 0 ]

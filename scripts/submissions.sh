@@ -5,7 +5,10 @@
 #
 # submissions/NAME/patches names, in mailing order, patches of
 # patches/series by file name without the NNNN- prefix; `requires: OTHER`
-# lines name the submissions that go in first.  submissions/NAME/
+# lines name the submissions that go in first; `requires: distribution-only`
+# says that it is mailed against upstream's fixes that the stack carries as
+# distribution-only stand-ins (perf-tools-next has them, v7.3.4 has not), so
+# they go in first too, where the stack has them.  submissions/NAME/
 # cover-letter is the cover letter's subject (line 1), a blank line and its
 # body.  submissions/NAME/tests (optional) names perf tests that must pass
 # on the submission; `nofix: TEST` ones must fail with tests/nofix/7.3.patch
@@ -16,8 +19,9 @@
 # 1. Every patch of patches/series is in exactly one list.
 # 2. For each submission, in dependency order, in a scratch repository in
 #    the cache (the pristine source as the base commit, as in tree.sh): the
-#    required submissions' generated patches (git am), then the
-#    submission's own commits cherry-picked from the whole stack applied
+#    required submissions' generated patches (git am; where upstream's
+#    fixes go in too, they and the required submissions as the stack's
+#    commits, in its order), then the submission's own commits cherry-picked from the whole stack applied
 #    once; git format-patch --cover-letter into $VDIR/submissions/NAME/
 #    (build/submissions/NAME/), the cover letter filled in from the file,
 #    its shortlog and diffstat generated.
@@ -108,7 +112,8 @@ for d in "$SUBS"/*/; do
 done
 [ ${#names[@]} -gt 0 ] || die "no submissions/*/patches in $SUBS"
 
-declare -A owner=() entries=() reqs=() subject=() badlist=() listed=()
+declare -A owner=() entries=() reqs=() subject=() badlist=() listed=() upstream=()
+dist_only=() upstream_ids=()
 # claim LIST SLUG: LIST names SLUG; it must exist and be in no other list.
 claim() {
 	if [ -z "${stack_idx[$2]+x}" ]; then
@@ -129,7 +134,9 @@ for n in "${names[@]}"; do
 		requires:*)
 			r=${l#requires:}
 			r=${r#"${r%%[![:space:]]*}"}
-			if [ -f "$SUBS/$r/patches" ]; then
+			if [ "$r" = distribution-only ] && [ -f "$SUBS/$r" ]; then
+				upstream[$n]=1
+			elif [ -f "$SUBS/$r/patches" ]; then
 				reqs[$n]+="$r "
 			else
 				fail "$n" lists "" "requires $r, which is no submission"
@@ -158,12 +165,15 @@ if [ -f "$SUBS/distribution-only" ]; then
 	noup=()
 	while read -r l; do
 		claim distribution-only "$l" || continue
+		dist_only+=("$l")
 		# The message (before the diffstat's '---') has an Upstream: line,
 		# and the commit's id is on it or in a Link: to the commit.
 		m=$(sed '/^---$/q' "${stack[${stack_idx[$l]}]}")
 		grep -q '^Upstream: ' <<<"$m" &&
 			grep -qE '^Upstream: .*\<[0-9a-f]{12,40}\>|^Link: .*/commit/\?id=[0-9a-f]{12,40}' <<<"$m" ||
 			noup+=("$l")
+		id=$(sed -n 's/^Upstream: commit \([0-9a-f]\{12\}\).*/\1/p' <<<"$m")
+		[ -z "$id" ] || [[ " ${upstream_ids[*]} " == *" $id "* ]] || upstream_ids+=("$id")
 	done < <(list_lines "$SUBS/distribution-only")
 	[ ${#noup[@]} -eq 0 ] ||
 		fail distribution-only "Upstream: lines" "" "${#noup[@]} patches name no upstream commit" \
@@ -268,16 +278,65 @@ am_generated() {
 		mapfile -t -O ${#files[@]} files < <(generated "$r")
 	done
 	[ ${#files[@]} -eq 0 ] && return 0
-	if ! git_ am -q "${files[@]}" >"$log" 2>&1; then
+	if ! git_ am -q "${files[@]}" >>"$log" 2>&1; then
 		git_ am --abort >/dev/null 2>&1 || true
 		return 1
 	fi
 }
 
+# requirements NAME: what goes in before submission NAME, in the order of
+# the stack: the submissions it requires and, if it or one of them requires
+# distribution-only, the word distribution-only (upstream's fixes).
+requirements() {
+	local n=$1 r s up=${upstream[$1]:-} items=()
+	mapfile -t items < <(closure "$n")
+	for r in "${items[@]}"; do
+		[ -z "${upstream[$r]:-}" ] || up=1
+	done
+	[ -z "$up" ] || [ ${#dist_only[@]} -eq 0 ] || items+=(distribution-only)
+	for r in "${items[@]}"; do
+		if [ "$r" = distribution-only ]; then
+			s=${dist_only[0]}
+		else
+			read -r s _ <<<"${entries[$r]}"
+		fi
+		echo "${stack_idx[$s]} $r"
+	done | sort -n | cut -d' ' -f2
+}
+
+# apply_requirements LOG NAME: onto the current branch, what goes in before
+# NAME: the required submissions' generated patches (git am, no -3); with
+# upstream's fixes among them, the stack's commits of each instead, in the
+# stack's order (the generated ones apply to v7.3.4, not to upstream's
+# fixes).
+apply_requirements() {
+	local log=$1 r s list
+	mapfile -t list < <(requirements "$2")
+	if [[ " ${list[*]} " != *" distribution-only "* ]]; then
+		am_generated "$log" "${list[@]}"
+		return
+	fi
+	for r in "${list[@]}"; do
+		if [ "$r" = distribution-only ]; then
+			set -- "${dist_only[@]}"
+		else
+			read -ra s <<<"${entries[$r]}"
+			set -- "${s[@]}"
+		fi
+		for s in "$@"; do
+			if ! git_ cherry-pick "${stack_commits[${stack_idx[$s]}]}" >>"$log" 2>&1; then
+				git_ cherry-pick --abort >/dev/null 2>&1 || git_ reset -q --hard
+				return 1
+			fi
+		done
+	done
+}
+
 # applies_to NAME: the line that says what the submission applies to.
 applies_to() {
 	local r s
-	mapfile -t r < <(closure "$1")
+	mapfile -t r < <(requirements "$1" |
+		sed "s/^distribution-only\$/the jitdump fixes of perf-tools-next (${upstream_ids[*]})/")
 	if [ ${#r[@]} -eq 0 ]; then
 		echo "Applies to v$kv."
 		return
@@ -345,7 +404,8 @@ for n in "${order[@]}"; do
 	L=$LOGS/$n
 	mapfile -t need < <(closure "$n")
 	npatch=${listed[$n]} shortstat=- checks=()
-	applies="applies to v$kv${need[*]:+ + ${need[*]}}"
+	applies="applies to v$kv $(requirements "$n" | sed 's/^distribution-only$/upstream-fixes/' | sed 's/^/+ /' | paste -sd' ')"
+	applies=${applies% }
 	if [ -n "${badlist[$n]:-}" ]; then
 		report	# its list is wrong: nothing to cut
 		continue
@@ -363,8 +423,8 @@ for n in "${order[@]}"; do
 
 	# 2. The submission's branch: base, requirements, its cherry-picks.
 	git_ checkout -q -f -B "sub/$n" base
-	if ! am_generated "$L.requires.am.log" "${need[@]}"; then
-		fail "$n" "git am of the required submissions" "$L.requires.am.log" "${need[*]}"
+	if ! apply_requirements "$L.requires.am.log" "$n"; then
+		fail "$n" "applying the required submissions" "$L.requires.am.log" "$(requirements "$n" | paste -sd' ')"
 		report
 		continue
 	fi
@@ -403,7 +463,7 @@ for n in "${order[@]}"; do
 
 	# 3. As the maintainer gets it: git am of exactly the generated files.
 	git_ checkout -q -f -B "verify/$n" base
-	if ! am_generated "$L.am.log" "${need[@]}" "$n"; then
+	if ! apply_requirements "$L.am.log" "$n" || ! am_generated "$L.am.log" "$n"; then
 		fail "$n" "git am of the generated files" "$L.am.log" "$(grep -m1 -i 'patch failed\|error' "$L.am.log" || tail -1 "$L.am.log")"
 		report
 		continue
