@@ -12,7 +12,9 @@
 # --jit-merged-elf) and the floor (bench/plain-jit-write-merged.c: the same
 # code bytes into one file, the same MMAP2 records, in a plain loop; it
 # reads neither the jitdump nor perf.data, which inject must parse and
-# rewrite: 137 MB and 196 MB at 1,000,000 functions).
+# rewrite: 137 MB and 196 MB at 1,000,000 functions), and perf's own floor
+# ("repipe": PATCHED_PERF inject without --jit over the merged output, which
+# reads and writes the same records and does no JIT work).
 # Medians of RUNS alternating runs (3; 1 above 100,000 functions) of wall
 # time, CPU (user+sys), peak RSS, the jitted-*.so files left, and CPU
 # seconds of PATCHED_PERF report --stdio --sort sym and script -F ip,sym
@@ -121,13 +123,16 @@ bench() {
 				case $b in
 				stock) [ "$n" -gt 100000 ] || inject "$d" stock "$stock" --jit ;;
 				per-function) inject "$d" "$b" "$patched" --jit && reads "$d" "$b" ;;
-				merged) inject "$d" "$b" "$patched" --jit-merged-elf && reads "$d" "$b" ;;
+				merged) inject "$d" "$b" "$patched" --jit-merged-elf && reads "$d" "$b"
+					mv "$d/out.merged" "$d/in.repipe"
+					run "$d" repipe "$patched" inject -i "$d/in.repipe" -o "$d/out.repipe"
+					rm -f "$d/in.repipe" ;;
 				floor) run "$d" floor "$floor" "$d" "$n" "$code" ;;
 				esac
 			done
 		done
 		clean "$d"
-		for b in stock per-function merged floor; do
+		for b in stock per-function merged floor repipe; do
 			[ -s "$d/$b.wall" ] ||
 				{ printf '%9s %-12s %s\n' "$n" "$b" "skipped: it needs hours above 100000 functions"; continue; }
 			for c in wall cpu rss files report script; do
@@ -143,7 +148,8 @@ bench() {
 		echo "          merged/per-function: wall $(ratio "${med[$m,wall]}" "${med[$p,wall]}")," \
 			"CPU $(ratio "${med[$m,cpu]}" "${med[$p,cpu]}"), RSS $(ratio "${med[$m,rss]}" "${med[$p,rss]}");" \
 			"merged/floor: wall $(ratio "${med[$m,wall]}" "${med[$fs,$n,floor,wall]}")," \
-			"CPU $(ratio "${med[$m,cpu]}" "${med[$fs,$n,floor,cpu]}")"
+			"CPU $(ratio "${med[$m,cpu]}" "${med[$fs,$n,floor,cpu]}");" \
+			"merged/repipe: wall $(ratio "${med[$m,wall]}" "${med[$fs,$n,repipe,wall]}")"
 		echo "          reading, per-function/merged: report $(ratio "${med[$p,report]}" "${med[$m,report]}")," \
 			"script $(ratio "${med[$p,script]}" "${med[$m,script]}")"
 		for b in per-function merged; do
