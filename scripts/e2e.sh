@@ -231,7 +231,7 @@ oracle() {
 			2>/dev/null | sed -E -e 's/jitted-[0-9]+-m?[0-9]+\.so/jitted.so/' \
 			-e 's/^( +jitted\.so)\[[0-9a-f]+\]$/\1[OFFSET]/' >"$d/oracle.$b"
 		# sorted: perf orders entries of equal share by symbol address
-		"$PATCHED" report -i "$d/perf.$b.data" --stdio -q --sort sym 2>/dev/null |
+		"$PATCHED" report --no-inline -i "$d/perf.$b.data" --stdio -q --sort sym 2>/dev/null |
 			sort >"$d/report.$b"
 	done
 	n=$(grep -c 'jitted\.so' "$d/oracle.patched")
