@@ -59,8 +59,11 @@ check_base() {
 	done
 	run_test "$base: checkpatch --strict over the series" \
 		env BASE="$base" "$TOP/scripts/checkpatch.sh"
-	run_test "$base: bisectable, every prefix builds (make bisect)" \
-		env BASE="$base" "$TOP/scripts/bisect-check.sh"
+	# The 7.3 stack is the one mailed and bisected; distributions take
+	# the 6.12 backport whole (make bisect BASE=6.12 checks it: 9 minutes).
+	[ "$base" = 6.12 ] ||
+		run_test "$base: bisectable, every prefix builds (make bisect)" \
+			env BASE="$base" "$TOP/scripts/bisect-check.sh"
 	run_test "$base: make tree + make export reproduce the series" \
 		env BASE="$base" "$TOP/tests/export-roundtrip.sh"
 	run_test "$base: build options (libelf, libdw, zlib, libunwind on)" \
