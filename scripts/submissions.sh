@@ -21,8 +21,8 @@
 #    the cache (the pristine source as the base commit, as in tree.sh): the
 #    required submissions' generated patches (git am; where upstream's
 #    fixes go in too, they and the required submissions as the stack's
-#    commits, in its order), then the submission's own commits cherry-picked from the whole stack applied
-#    once; git format-patch --cover-letter into $VDIR/submissions/NAME/
+#    commits, in its order), then the submission's own commits
+#    cherry-picked from the whole stack applied once; git format-patch --cover-letter into $VDIR/submissions/NAME/
 #    (build/submissions/NAME/), the cover letter filled in from the file,
 #    its shortlog and diffstat generated.
 # 3. The generated files as a maintainer gets them: git am (no -3) on the
@@ -310,7 +310,7 @@ requirements() {
 # stack's order (the generated ones apply to v7.3.4, not to upstream's
 # fixes).
 apply_requirements() {
-	local log=$1 r s list
+	local log=$1 r s list slugs
 	mapfile -t list < <(requirements "$2")
 	if [[ " ${list[*]} " != *" distribution-only "* ]]; then
 		am_generated "$log" "${list[@]}"
@@ -318,12 +318,11 @@ apply_requirements() {
 	fi
 	for r in "${list[@]}"; do
 		if [ "$r" = distribution-only ]; then
-			set -- "${dist_only[@]}"
+			slugs=("${dist_only[@]}")
 		else
-			read -ra s <<<"${entries[$r]}"
-			set -- "${s[@]}"
+			read -ra slugs <<<"${entries[$r]}"
 		fi
-		for s in "$@"; do
+		for s in "${slugs[@]}"; do
 			if ! git_ cherry-pick "${stack_commits[${stack_idx[$s]}]}" >>"$log" 2>&1; then
 				git_ cherry-pick --abort >/dev/null 2>&1 || git_ reset -q --hard
 				return 1
@@ -404,7 +403,7 @@ for n in "${order[@]}"; do
 	L=$LOGS/$n
 	mapfile -t need < <(closure "$n")
 	npatch=${listed[$n]} shortstat=- checks=()
-	applies="applies to v$kv $(requirements "$n" | sed 's/^distribution-only$/upstream-fixes/' | sed 's/^/+ /' | paste -sd' ')"
+	applies="applies to v$kv $(requirements "$n" | sed -e 's/^distribution-only$/upstream-fixes/' -e 's/^/+ /' | paste -sd' ')"
 	applies=${applies% }
 	if [ -n "${badlist[$n]:-}" ]; then
 		report	# its list is wrong: nothing to cut
