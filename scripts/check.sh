@@ -51,7 +51,7 @@ run_test "build: CPython 3.13 from Debian's source (make python313)" \
 
 # check_base BASE: everything that runs on each kernel base.
 check_base() {
-	local base=$1 builds f
+	local base=$1 builds f maps
 	builds=$(BASE=$base bash -c ". '$TOP/scripts/lib.sh'; echo \$BUILDS")
 	for f in stock patched nofix; do
 		run_test "$base: build $f perf" env BASE="$base" "$TOP/scripts/build-perf.sh" $f
@@ -85,6 +85,11 @@ check_base() {
 	[ "$base" = 6.12 ] ||
 		run_test "$base patched: perf test 'perf inject --aslr test' (refuses --jit)" \
 			perf_test "$builds/patched" 'perf inject --aslr test'
+	# B3's maps cases; 6.12 names the suite after its first case
+	maps='Maps - per process mmaps abstraction'
+	[ "$base" = 7.3 ] || maps=maps__merge_in
+	run_test "$base patched: perf test '$maps' (B3's cases)" \
+		perf_test "$builds/patched" "$maps"
 	run_test "$base patched: perf test jit-mmap-overlap" \
 		perf_test "$builds/patched" jit-mmap-overlap
 	run_test "$base nofix: perf test jit-mmap-overlap fails without the fix" \
