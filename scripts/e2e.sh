@@ -159,7 +159,7 @@ record() {
 		;;
 	qemu-1m)
 		qemu=$("$TOP/scripts/qemu-user.sh") || return 1
-		# Then 150,000 rounds of a loop, about 5 s in the blocks
+		# Then 150,000 rounds of a loop, a few seconds in the blocks
 		# translated last, so that samples fall in JIT code.
 		(cd "$dir" && "${rec[@]}" -F 1000 -- "$qemu" -jitdump -one-insn-per-tb \
 			-tb-size 6 /usr/bin/python3 -c \
