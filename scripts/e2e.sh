@@ -244,7 +244,11 @@ task_events() {
 # callchains where recorded; perf's stand-in for a missing source line, the
 # DSO and the file offset, but for the offset), and the same lines of perf
 # report --sort sym (entries of equal share come in the order of their
-# addresses, which differ), and the same perf annotate --stdio of the
+# addresses, which differ); perf script may differ only in as many lines
+# as --jit-merged-elf has more samples and callchain frames right than
+# --jit by the jitdump (then perf report, which counts them, is not
+# compared: a JVM run had 100 frames in a Runtime1 stub that --jit put in
+# java.lang.Object::<init>, stock too); and the same perf annotate --stdio of the
 # jitted function with the most samples among those loaded once
 # (percentages and instructions; the addresses differ, and so do the
 # targets of direct jumps and calls and objdump's comments, which it
@@ -258,7 +262,7 @@ task_events() {
 # loses one line of node-fork's 24,000 when it reads them all (it gives it
 # alone, and the line table has it), not yet understood.
 oracle() {
-	local d=$1 b n sym ann= fields=ip,sym,symoff,srcline,dso note=
+	local d=$1 b n sym ann='' skip='' fields=ip,sym,symoff,srcline,dso note=
 
 	if [ "$BASE" = 6.12 ] && [[ ${d##*/} == node* ]]; then
 		fields=ip,sym,symoff,dso note=" (no source lines on 6.12)"
@@ -273,11 +277,25 @@ oracle() {
 	done
 	n=$(grep -c 'jitted\.so' "$d/oracle.patched")
 	if ! cmp -s "$d/oracle.patched" "$d/oracle.merged"; then
-		echo "perf script: $(diff "$d/oracle.patched" "$d/oracle.merged" | grep -c '^[<>]')" \
-			"lines differ; diff $d/oracle.{patched,merged}"
-		return 1
+		# Allowed only where --jit is wrong and merged right: as many
+		# more samples and frames right (by the jitdump) as lines differ.
+		local changed better
+		changed=$(diff "$d/oracle.patched" "$d/oracle.merged" | grep -c '^<')
+		better=$(python3 -c 'import json, sys
+p, m = (json.load(open(f)) for f in sys.argv[1:])
+d = [m.get(k, 0) - p.get(k, 0) for k in ("right", "cc_right")]
+print(sum(d) if min(d) >= 0 else -1)' "$d/counts.patched.json" "$d/counts.merged.json")
+		if [ "$changed" != "$better" ] ||
+			[ "$(diff "$d/oracle.patched" "$d/oracle.merged" | grep -c '^>')" != "$changed" ]; then
+			echo "perf script: $(diff "$d/oracle.patched" "$d/oracle.merged" | grep -c '^[<>]')" \
+				"lines differ; diff $d/oracle.{patched,merged}"
+			return 1
+		fi
+		note+=" but $changed frames or samples that --jit resolves wrong and"
+		note+=" --jit-merged-elf right (so perf report, which counts them, not compared)"
+		skip=1
 	fi
-	if ! cmp -s "$d/report.patched" "$d/report.merged"; then
+	if [ -z "$skip" ] && ! cmp -s "$d/report.patched" "$d/report.merged"; then
 		echo "perf report --sort sym differs; diff $d/report.{patched,merged}"
 		return 1
 	fi
