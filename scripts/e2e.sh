@@ -247,8 +247,9 @@ task_events() {
 # addresses, which differ); perf script may differ only in as many lines
 # as --jit-merged-elf has more samples and callchain frames right than
 # --jit by the jitdump (then perf report, which counts them, is not
-# compared: a JVM run had 100 frames in a Runtime1 stub that --jit put in
-# java.lang.Object::<init>, stock too); and the same perf annotate --stdio of the
+# compared: a JVM run had 100 frames in Runtime1 stubs that --jit put in
+# java.lang.Object::<init> and an adapter; stock lost as many); and the
+# same perf annotate --stdio of the
 # jitted function with the most samples among those loaded once
 # (percentages and instructions; the addresses differ, and so do the
 # targets of direct jumps and calls and objdump's comments, which it
