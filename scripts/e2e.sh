@@ -239,28 +239,32 @@ task_events() {
 }
 
 # oracle DIR: perf.patched.data (--jit) and perf.merged.data
-# (--jit-merged-elf) must give the same perf script, sample for sample (ip,
-# symbol, offset, source line, DSO but for the jitted file names, the
-# callchains where recorded; perf's stand-in for a missing source line, the
-# DSO and the file offset, but for the offset), and the same lines of perf
-# report --sort sym (entries of equal share come in the order of their
-# addresses, which differ); perf script may differ only in as many lines
-# as --jit-merged-elf has more samples and callchain frames right than
-# --jit by the jitdump (then perf report, which counts them, is not
-# compared: a JVM run had 100 frames in Runtime1 stubs that --jit put in
-# java.lang.Object::<init> and an adapter; stock lost as many); and the
-# same perf annotate --stdio of the
-# jitted function with the most samples among those loaded once
-# (percentages and instructions; the addresses differ, and so do the
-# targets of direct jumps and calls and objdump's comments, which it
-# computes from them and names after the file's nearest symbol).  On
-# node and java, 6.12's perf annotate of that symbol may die of a SIGSEGV
-# in map__rip_2objdump() before it prints anything, with either output,
-# from one run to the next (stock 6.12 over stock's output too; 7.3's
-# does not): there it is compared only when neither run crashed.  Prints
-# what was compared, or where they differ.  V8's clients on 6.12 are
-# compared without source lines: there 6.12's reader of addr2line's answers
-# loses one line of node-fork's 24,000 when it reads them all (it gives it
+# (--jit-merged-elf) must give:
+# - the same perf script, sample for sample: ip, symbol, offset, source
+#   line, DSO but for the jitted file names, and the callchains where
+#   recorded (perf's stand-in for a missing source line, DSO[offset], is
+#   compared without the offset).  They may differ only in as many lines
+#   as --jit-merged-elf has more samples and callchain frames right than
+#   --jit by the jitdump; then perf report, which counts them, is not
+#   compared.  (A JVM run had 100 frames in Runtime1 stubs that --jit put
+#   in java.lang.Object::<init> and an adapter; stock lost as many.)
+# - the same lines of perf report --sort sym, sorted: entries of equal
+#   share come in the order of their addresses, which differ.
+# - the same perf annotate --stdio of the jitted function with the most
+#   samples among those loaded once: percentages and instructions.  The
+#   addresses differ, and so do the targets of direct jumps and calls and
+#   objdump's comments, which it computes from them and names after the
+#   file's nearest symbol.  On node and java, 6.12's perf annotate of that
+#   symbol may die of a SIGSEGV in map__rip_2objdump() before it prints
+#   anything, with either output, from one run to the next (stock 6.12
+#   over stock's output too; 7.3's does not): there it is compared only
+#   when neither run crashed.
+# Both outputs are read at once, side by side: perf script's source lines
+# take most of e2e's time (230 s an output for node-fork on 7.3, where
+# GNU addr2line takes 0.1 s for each address of /usr/bin/node; 55 s for
+# python on 6.12).  Prints what was compared, or where they differ.  V8's clients on 6.12 are compared
+# without source lines: there 6.12's reader of addr2line's answers loses
+# one line of node-fork's 24,000 when it reads them all (it gives it
 # alone, and the line table has it), not yet understood.
 oracle() {
 	local d=$1 b n sym ann='' skip='' fields=ip,sym,symoff,srcline,dso note=
@@ -269,30 +273,32 @@ oracle() {
 		fields=ip,sym,symoff,dso note=" (no source lines on 6.12)"
 	fi
 	for b in patched merged; do
-		"$PATCHED" script --no-inline -i "$d/perf.$b.data" -F "$fields" \
-			2>/dev/null | sed -E -e 's/jitted-[0-9]+-m?[0-9]+\.so/jitted.so/' \
-			-e 's/^( +jitted\.so)\[[0-9a-f]+\]$/\1[OFFSET]/' >"$d/oracle.$b"
-		# sorted: perf orders entries of equal share by symbol address
-		"$PATCHED" report --no-inline -i "$d/perf.$b.data" --stdio -q --sort sym 2>/dev/null |
-			sort >"$d/report.$b"
+		{
+			"$PATCHED" script --no-inline -i "$d/perf.$b.data" -F "$fields" \
+				2>/dev/null | sed -E -e 's/jitted-[0-9]+-m?[0-9]+\.so/jitted.so/' \
+				-e 's/^( +jitted\.so)\[[0-9a-f]+\]$/\1[OFFSET]/' >"$d/oracle.$b"
+			# sorted: perf orders entries of equal share by symbol address
+			"$PATCHED" report --no-inline -i "$d/perf.$b.data" --stdio -q \
+				--sort sym 2>/dev/null | sort >"$d/report.$b"
+		} &
 	done
+	wait
 	n=$(grep -c 'jitted\.so' "$d/oracle.patched")
-	if ! cmp -s "$d/oracle.patched" "$d/oracle.merged"; then
+	if ! diff "$d/oracle.patched" "$d/oracle.merged" >"$d/oracle.diff"; then
 		# Allowed only where --jit is wrong and merged right: as many
 		# more samples and frames right (by the jitdump) as lines differ.
-		local changed better
-		changed=$(diff "$d/oracle.patched" "$d/oracle.merged" | grep -c '^<')
+		local old new better
+		old=$(grep -c '^<' "$d/oracle.diff")
+		new=$(grep -c '^>' "$d/oracle.diff")
 		better=$(python3 -c 'import json, sys
 p, m = (json.load(open(f)) for f in sys.argv[1:])
 d = [m.get(k, 0) - p.get(k, 0) for k in ("right", "cc_right")]
 print(sum(d) if min(d) >= 0 else -1)' "$d/counts.patched.json" "$d/counts.merged.json")
-		if [ "$changed" != "$better" ] ||
-			[ "$(diff "$d/oracle.patched" "$d/oracle.merged" | grep -c '^>')" != "$changed" ]; then
-			echo "perf script: $(diff "$d/oracle.patched" "$d/oracle.merged" | grep -c '^[<>]')" \
-				"lines differ; diff $d/oracle.{patched,merged}"
+		if [ "$old" != "$better" ] || [ "$new" != "$old" ]; then
+			echo "perf script: $((old + new)) lines differ; $d/oracle.diff"
 			return 1
 		fi
-		note+=" but $changed frames or samples that --jit resolves wrong and"
+		note+=" but $old frames or samples that --jit resolves wrong and"
 		note+=" --jit-merged-elf right (so perf report, which counts them, not compared)"
 		skip=1
 	fi
@@ -307,22 +313,28 @@ print(sum(d) if min(d) >= 0 else -1)' "$d/counts.patched.json" "$d/counts.merged
 			n[s] += c; if (!((s, f) in seen)) { seen[s, f]; k[s]++ } }
 			END { for (s in n) if (k[s] == 1 && n[s] > best) { best = n[s]; b = s }
 			      if (best) print b }')
-	if [ -n "$sym" ]; then
-		rm -f "$d/annotate.rc"
-		for b in patched merged; do
-			"$PATCHED" annotate --stdio -i "$d/perf.$b.data" "$sym" >"$d/annotate.$b.raw" 2>/dev/null
-			echo $? >>"$d/annotate.rc"
+	if [ -z "$sym" ]; then
+		echo "no jitted function with samples was loaded once: nothing to annotate"
+		return 1
+	fi
+	for b in patched merged; do
+		{
+			"$PATCHED" annotate --stdio -i "$d/perf.$b.data" "$sym" \
+				>"$d/annotate.$b.raw" 2>/dev/null
+			echo $? >"$d/annotate.$b.rc"
 			sed -nE 's/^ *([0-9.]+) : +[0-9a-f]+: +/\1 /p' "$d/annotate.$b.raw" |
 				sed -E -e 's/^([0-9.]+ +([A-Za-z.]+ +)*(j[a-z]*|call[a-z]*|loop[a-z]*) +)[0-9a-f]+( .*)?$/\1TARGET/' \
 					-e 's/ +# .*/ # ADDR/' >"$d/annotate.$b"
-		done
-		ann=", perf annotate of '$sym' $(wc -l <"$d/annotate.patched") lines"
-		if [ "$BASE" = 6.12 ] && grep -qx 139 "$d/annotate.rc"; then
-			ann=", perf annotate of '$sym' not compared: 6.12's crashed (exit codes $(tr '\n' ' ' <"$d/annotate.rc"| sed 's/ $//'))"
-		elif [ ! -s "$d/annotate.patched" ] || ! cmp -s "$d/annotate.patched" "$d/annotate.merged"; then
-			echo "perf annotate '$sym' differs or is empty; diff $d/annotate.{patched,merged}"
-			return 1
-		fi
+		} &
+	done
+	wait
+	ann=", perf annotate of '$sym' $(wc -l <"$d/annotate.patched") lines"
+	if [ "$BASE" = 6.12 ] && cat "$d"/annotate.{patched,merged}.rc | grep -qx 139; then
+		ann=", perf annotate of '$sym' not compared: 6.12's crashed (exit codes"
+		ann+=" $(cat "$d"/annotate.{patched,merged}.rc | tr '\n' ' ' | sed 's/ $//'))"
+	elif [ ! -s "$d/annotate.patched" ] || ! cmp -s "$d/annotate.patched" "$d/annotate.merged"; then
+		echo "perf annotate '$sym' differs or is empty; diff $d/annotate.{patched,merged}"
+		return 1
 	fi
 	echo "perf script $(wc -l <"$d/oracle.patched") lines ($n in jitted code)$note, perf report" \
 		"$(wc -l <"$d/report.patched") lines$ann, the same"
