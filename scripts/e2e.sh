@@ -319,8 +319,9 @@ print(sum(d) if min(d) >= 0 else -1)' "$d/counts.patched.json" "$d/counts.merged
 	fi
 	for b in patched merged; do
 		{
-			"$PATCHED" annotate --stdio -i "$d/perf.$b.data" "$sym" \
-				>"$d/annotate.$b.raw" 2>/dev/null
+			# braces: the shell's "Segmentation fault" goes too
+			{ "$PATCHED" annotate --stdio -i "$d/perf.$b.data" "$sym" \
+				>"$d/annotate.$b.raw"; } 2>/dev/null
 			echo $? >"$d/annotate.$b.rc"
 			sed -nE 's/^ *([0-9.]+) : +[0-9a-f]+: +/\1 /p' "$d/annotate.$b.raw" |
 				sed -E -e 's/^([0-9.]+ +([A-Za-z.]+ +)*(j[a-z]*|call[a-z]*|loop[a-z]*) +)[0-9a-f]+( .*)?$/\1TARGET/' \
