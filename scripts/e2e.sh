@@ -262,10 +262,11 @@ task_events() {
 # Both outputs are read at once, side by side: perf script's source lines
 # take most of e2e's time (230 s an output for node-fork on 7.3, where
 # GNU addr2line takes 0.1 s for each address of /usr/bin/node; 55 s for
-# python on 6.12).  Prints what was compared, or where they differ.  V8's clients on 6.12 are compared
-# without source lines: there 6.12's reader of addr2line's answers loses
-# one line of node-fork's 24,000 when it reads them all (it gives it
-# alone, and the line table has it), not yet understood.
+# python on 6.12).  Prints what was compared, or where they differ.
+# V8's clients on 6.12 are compared without source lines: there 6.12's
+# reader of addr2line's answers loses one line of node-fork's 24,000 when
+# it reads them all (it gives it alone, and the line table has it), not
+# yet understood.
 oracle() {
 	local d=$1 b n sym ann='' skip='' fields=ip,sym,symoff,srcline,dso note=
 
@@ -330,7 +331,7 @@ print(sum(d) if min(d) >= 0 else -1)' "$d/counts.patched.json" "$d/counts.merged
 	done
 	wait
 	ann=", perf annotate of '$sym' $(wc -l <"$d/annotate.patched") lines"
-	if [ "$BASE" = 6.12 ] && cat "$d"/annotate.{patched,merged}.rc | grep -qx 139; then
+	if [ "$BASE" = 6.12 ] && grep -qx 139 "$d"/annotate.{patched,merged}.rc; then
 		ann=", perf annotate of '$sym' not compared: 6.12's crashed (exit codes"
 		ann+=" $(cat "$d"/annotate.{patched,merged}.rc | tr '\n' ' ' | sed 's/ $//'))"
 	elif [ ! -s "$d/annotate.patched" ] || ! cmp -s "$d/annotate.patched" "$d/annotate.merged"; then
