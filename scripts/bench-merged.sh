@@ -18,7 +18,8 @@
 # Medians of RUNS alternating runs (3; 1 above 100,000 functions) of wall
 # time, CPU (user+sys), peak RSS, the jitted-*.so files left, and CPU
 # seconds of PATCHED_PERF report --stdio --sort sym and script -F ip,sym
-# over the per-function and merged outputs; growth exponents are
+# over the per-function and merged outputs, and what the merged report
+# spends on its jitted files (see files() below); growth exponents are
 # log(t2 / t1) / log(N2 / N1).  On a tmpfs (BENCH_MERGED_DIR, default
 # /dev/shm/perf-jit-bench-merged), then on the cache's disk, there up to
 # 100,000 functions unless BENCH_MAX says more.  Runs start without
@@ -98,6 +99,34 @@ reads() {
 	done
 }
 
+# files DIR: what perf report over DIR/out.merged spends on the jitted files
+# (loading their symbols, looking samples up in them), appended to
+# DIR/files.report: the CPU seconds of report --sort pid with the files
+# less those without them (moved aside).  --sort pid keeps the samples'
+# entries the same in both; with --sort sym the samples without a symbol
+# would count an entry per address.  The merged report less that is what
+# its records and samples cost alone, which any layout with an MMAP2 record
+# per code load pays: per-function's report over it is the most any
+# layout could gain.
+files() {
+	local with without
+	with=$(pid_report "$1")
+	mkdir "$1/aside"
+	mv "$1"/jitted-*.so "$1/aside/"
+	without=$(pid_report "$1")
+	mv "$1/aside"/jitted-*.so "$1/"
+	rmdir "$1/aside"
+	awk -v a="$with" -v b="$without" 'BEGIN { print a - b }' >>"$1/files.report"
+}
+
+# pid_report DIR: CPU seconds of report --sort pid over DIR/out.merged.
+pid_report() {
+	/usr/bin/time -f '%U %S' -o "$1/time" "$patched" --buildid-dir "$1/buildid" \
+		report --stdio --sort pid -i "$1/out.merged" >/dev/null 2>&1 ||
+		die "perf report --sort pid failed on $1/out.merged"
+	tail -1 "$1/time" | awk '{ print $1 + $2 }'
+}
+
 # bench DIR MAX: the table for the sizes up to MAX, with DIR/N as work
 # directories; leaves the medians in med[DIR,N,BUILD,WHAT].
 declare -A med
@@ -123,7 +152,7 @@ bench() {
 				case $b in
 				stock) [ "$n" -gt 100000 ] || inject "$d" stock "$stock" --jit ;;
 				per-function) inject "$d" "$b" "$patched" --jit && reads "$d" "$b" ;;
-				merged) inject "$d" "$b" "$patched" --jit-merged-elf && reads "$d" "$b"
+				merged) inject "$d" "$b" "$patched" --jit-merged-elf && reads "$d" "$b" && files "$d"
 					mv "$d/out.merged" "$d/in.repipe"
 					run "$d" repipe "$patched" inject -i "$d/in.repipe" -o "$d/out.repipe"
 					rm -f "$d/in.repipe" ;;
@@ -150,8 +179,13 @@ bench() {
 			"merged/floor: wall $(ratio "${med[$m,wall]}" "${med[$fs,$n,floor,wall]}")," \
 			"CPU $(ratio "${med[$m,cpu]}" "${med[$fs,$n,floor,cpu]}");" \
 			"merged/repipe: wall $(ratio "${med[$m,wall]}" "${med[$fs,$n,repipe,wall]}")"
+		med[$fs,$n,files,report]=$(median <"$d/files.report")
+		med[$fs,$n,bound,report]=$(awk -v a="${med[$m,report]}" -v b="${med[$fs,$n,files,report]}" \
+			'BEGIN { print a - b }')
 		echo "          reading, per-function/merged: report $(ratio "${med[$p,report]}" "${med[$m,report]}")," \
-			"script $(ratio "${med[$p,script]}" "${med[$m,script]}")"
+			"script $(ratio "${med[$p,script]}" "${med[$m,script]}");" \
+			"merged report's jitted files ${med[$fs,$n,files,report]} s," \
+			"per-function/(merged without them) $(ratio "${med[$p,report]}" "${med[$fs,$n,bound,report]}")"
 		for b in per-function merged; do
 			[ -n "$prev" ] || break
 			printf '          growth %s->%s, %s:' "$prev" "$n" "$b"
@@ -195,6 +229,8 @@ goal "merged files ${med[$m,files]} <= $files, one per 64 MiB of code ($n x $cod
 	"${med[$m,files]} <= $files"
 goal "perf report over merged ${med[$m,report]} CPU s at least 5x cheaper than per-function's ${med[$p,report]}" \
 	"${med[$m,report]} * 5 <= ${med[$p,report]}"
+echo "      (of which ${med[$fs,$n,files,report]} s reading the jitted files; with no cost there, no layout" \
+	"could be more than $(ratio "${med[$p,report]}" "${med[$fs,$n,bound,report]}")x cheaper)"
 n1=
 for n2 in "${sizes[@]}"; do
 	[ -n "${med[$fs,$n2,merged,report]:-}" ] || continue
