@@ -86,17 +86,21 @@ inject() {
 	run "$1" "$2" "$3" --buildid-dir "$1/buildid" inject "$4" -i "$1/perf.data" -o "$1/out.$2"
 }
 
+# cpu DIR ARGS...: the CPU seconds of PATCHED_PERF ARGS, with DIR's build-id
+# cache.
+cpu() {
+	local dir=$1
+	shift
+	/usr/bin/time -f '%U %S' -o "$dir/time" "$patched" --buildid-dir "$dir/buildid" "$@" \
+		>/dev/null 2>&1 || die "perf failed: $*"
+	tail -1 "$dir/time" | awk '{ print $1 + $2 }'
+}
+
 # reads DIR NAME: CPU seconds of perf report and perf script over DIR/out.NAME
 # and the files it names, appended to DIR/NAME.{report,script}.
 reads() {
-	local c args
-	for c in report script; do
-		args=(report --stdio --sort sym)
-		[ $c = report ] || args=(script -F "ip,sym")
-		/usr/bin/time -f '%U %S' -o "$1/time" "$patched" --buildid-dir "$1/buildid" \
-			"${args[@]}" -i "$1/out.$2" >/dev/null 2>&1 || die "perf $c failed on $1/out.$2"
-		tail -1 "$1/time" | awk '{ print $1 + $2 }' >>"$1/$2.$c"
-	done
+	cpu "$1" report --stdio --sort sym -i "$1/out.$2" >>"$1/$2.report"
+	cpu "$1" script -F ip,sym -i "$1/out.$2" >>"$1/$2.script"
 }
 
 # files DIR: what perf report over DIR/out.merged spends on the jitted files
@@ -110,21 +114,13 @@ reads() {
 # layout could gain.
 files() {
 	local with without
-	with=$(pid_report "$1")
+	with=$(cpu "$1" report --stdio --sort pid -i "$1/out.merged")
 	mkdir "$1/aside"
 	mv "$1"/jitted-*.so "$1/aside/"
-	without=$(pid_report "$1")
+	without=$(cpu "$1" report --stdio --sort pid -i "$1/out.merged")
 	mv "$1/aside"/jitted-*.so "$1/"
 	rmdir "$1/aside"
 	awk -v a="$with" -v b="$without" 'BEGIN { print a - b }' >>"$1/files.report"
-}
-
-# pid_report DIR: CPU seconds of report --sort pid over DIR/out.merged.
-pid_report() {
-	/usr/bin/time -f '%U %S' -o "$1/time" "$patched" --buildid-dir "$1/buildid" \
-		report --stdio --sort pid -i "$1/out.merged" >/dev/null 2>&1 ||
-		die "perf report --sort pid failed on $1/out.merged"
-	tail -1 "$1/time" | awk '{ print $1 + $2 }'
 }
 
 # bench DIR MAX: the table for the sizes up to MAX, with DIR/N as work
