@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # usage: e2e.sh [CLIENT...]   (jitdump jitdump+perfmap jd-exit-before
 #                              jd-exit-before+pm jd-exit-middle
-#                              jd-exit-middle+pm lli node node-fork
+#                              jd-exit-middle+pm jd-badheader lli node node-fork
 #                              python py-exit-before py-exit-middle java
 #                              node-100k qemu-1m; default all but node-100k
 #                              and qemu-1m, which E2E_BIG=1 adds; BASE=6.12
@@ -28,6 +28,11 @@
 # main thread does the same (thread:0 before the first of its 6 functions,
 # thread:3 halfway), with (+pm) and without a function that only
 # /tmp/perf-PID.map describes in the same mapping; they fail the same way.
+# jd-badheader records the workload twice and gives the first jitdump a
+# header with unknown flags, as a runtime killed while writing it or a
+# file from elsewhere may have: stock's inject fails on the whole
+# perf.data (its row says so; not counted as a failure), and the client
+# fails unless patched attributes every JIT sample of the good jitdump.
 # The java client
 # is OpenJDK 17 with perf's JVMTI agent (libperf-jvmti.so of the patched
 # build) writing the jitdump, recorded with frame pointer callchains.
@@ -94,7 +99,8 @@ mkdir -p "$OUT"
 clients=("$@")
 if [ ${#clients[@]} -eq 0 ]; then
 	clients=(jitdump jitdump+perfmap jd-exit-before jd-exit-before+pm jd-exit-middle
-		jd-exit-middle+pm lli node node-fork python py-exit-before py-exit-middle java)
+		jd-exit-middle+pm jd-badheader lli node node-fork python py-exit-before
+		py-exit-middle java)
 	[ "${E2E_BIG:-0}" = 0 ] || clients+=(node-100k qemu-1m)
 fi
 rerun="scripts/e2e.sh"
@@ -128,6 +134,17 @@ record() {
 		jd-exit-middle*) wl+=(thread:3) ;;
 		esac
 		(cd "$dir" && JITDUMPDIR=$dir "${rec[@]}" -- "$PATCHED" "${wl[@]}" >"$dir/out")
+		;;
+	jd-badheader)
+		# Two processes; the first one's jitdump gets a header with
+		# unknown flags, which stock's inject fails on (for all).
+		(cd "$dir" && JITDUMPDIR=$dir "${rec[@]}" -- sh -c \
+			'"$0" test -w jitdump 3 150 && "$0" test -w jitdump 6 150' \
+			"$PATCHED" >"$dir/out") || return 1
+		set -- $(ls -tr "$dir"/jit-*.dump)
+		python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(32); f.write(bytes(7) + b"\xde")' "$1"
+		echo "$2"
+		return 0
 		;;
 	lli)
 		command -v lli-14 >/dev/null || { echo "skip: no lli-14 (llvm-14)"; return 2; }
@@ -382,6 +399,11 @@ for client in "${clients[@]}"; do
 		t=$(date +%s.%N)
 		if ! "$perf" inject $jit -i "$dir/perf.data" -o "$dir/perf.$build.data" \
 			2>"$dir/inject.$build.err"; then
+			if [ "$client.$build" = jd-badheader.stock ]; then
+				printf '%-16s %-7s %s\n' "$client" "$build" \
+					"inject failed on the bad jitdump, for all (expected of stock)"
+				continue
+			fi
 			printf '%-16s %-7s %s\n' "$client" "$build" "inject failed: $dir/inject.$build.err"
 			fail=1
 			continue
@@ -456,6 +478,14 @@ for client in "${clients[@]}"; do
 		if [ "$loads" -lt 3000 ] || [ "$forks" -lt 60 ] || [ "$execs" -lt 60 ]; then
 			printf '%-16s FAIL: fewer than 3000 code loads or 60 children; rerun: %s %s\n' \
 				"$client" "$rerun" "$client"
+			fail=1
+		fi
+		;;
+	jd-badheader)
+		read -r jit right < <(field "$dir/counts.patched.json" jit right)
+		if [ "$jit" -eq 0 ] || [ "$right" -ne "$jit" ]; then
+			printf '%-16s FAIL: %d of %d JIT samples of the good jitdump right; rerun: %s %s\n' \
+				"$client" "$right" "$jit" "$rerun" "$client"
 			fail=1
 		fi
 		;;
