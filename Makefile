@@ -9,9 +9,16 @@
 SHELL := /bin/bash
 export DEB_VERSION BASE BENCH_MAX
 
+# make install: where, and under which name (perf-jit: no Debian package
+# ships it, so the distribution's perf stays `perf`; PERF_NAME=perf to
+# shadow it from /usr/local/bin).
+PREFIX ?= /usr/local
+PERF_NAME ?= perf-jit
+INSTALL_VARS = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' PERF_NAME='$(PERF_NAME)'
+
 .PHONY: all help deps source stock patched build tree export tree-status \
 	parity fuzz fuzz-long check-asan build-variants bisect checkpatch submissions check demo e2e bench bench-merged python313 \
-	clean-cache
+	install uninstall deb clean-cache
 
 all: demo ## build the perfs and run the demo (the main job)
 
@@ -90,6 +97,15 @@ bench: build ## perf inject --jit benchmark: stock vs patched medians and ratios
 
 bench-merged: build ## perf inject --jit-merged-elf vs one file per function vs a one-file write loop, and reading each (PATCHED_PERF=...)
 	@scripts/bench-merged.sh
+
+install: deps ## install the patched perf as PREFIX/bin/perf-jit, its JVMTI agent and man pages (PREFIX=/usr/local, DESTDIR, PERF_NAME)
+	@$(INSTALL_VARS) scripts/install.sh install
+
+uninstall: ## remove what make install put under DESTDIR/PREFIX (its manifest)
+	@$(INSTALL_VARS) scripts/install.sh uninstall
+
+deb: deps ## build/perf-jit_VERSION_ARCH.deb: the install tree (PREFIX=/usr) as a Debian package, lintian-checked
+	@scripts/deb.sh
 
 clean-cache: ## remove this version's cache (source and builds)
 	@scripts/clean-cache.sh

@@ -4,11 +4,18 @@
 # functions in growing anonymous memory, plus a loop that only
 # /tmp/perf-PID.map describes),
 # inject its jitdump with the stock and the patched perf, and show side by
-# side where each function's samples went.
+# side where each function's samples went.  PATCHED_PERF=path puts another
+# patched perf in the patched column (an installed perf-jit).
 . "$(dirname "$0")/lib.sh"
 
-require_builds stock patched
-PATCHED=$TOP/build/${BPREFIX}patched/perf
+if [ -n "${PATCHED_PERF:-}" ]; then
+	require_builds stock
+	[ -x "$PATCHED_PERF" ] || die "PATCHED_PERF=$PATCHED_PERF: not an executable"
+	PATCHED=$PATCHED_PERF
+else
+	require_builds stock patched
+	PATCHED=$TOP/build/${BPREFIX}patched/perf
+fi
 dir=${DEMO_OUT:-$VDIR/demo}
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -27,6 +34,7 @@ trap 'rm -f "$map"' EXIT
 
 for build in stock patched; do
 	perf=$TOP/build/$BPREFIX$build/perf
+	[ "$build" = stock ] || perf=$PATCHED
 	"$perf" inject --jit -i "$dir/perf.data" -o "$dir/perf.$build.data" 2>"$dir/inject.$build.err" ||
 		die "$build perf inject failed: $dir/inject.$build.err"
 	"$perf" script -i "$dir/perf.$build.data" -F time,ip,sym,dso --ns \

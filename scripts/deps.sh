@@ -11,6 +11,9 @@ PKGS=(
 	llvm-14 clang libclang-rt-14-dev nodejs
 	# CPython 3.13 (scripts/python313.sh): zlib, ssl, lzma above, and
 	libffi-dev libbz2-dev
+	# make install / make deb: perf's man pages as Debian builds them
+	# (asciidoctor), the package built and checked with Debian's tools
+	asciidoctor dpkg-dev lintian
 )
 
 missing=()
