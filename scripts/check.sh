@@ -109,6 +109,19 @@ for base in 7.3 6.12; do
 	check_base "$base"
 done
 
+# make deb and make install (7.3, the default): the package, what it holds,
+# installed into a scratch root, beside Debian 12's and 13's linux-perf on
+# their own libraries; install and uninstall in a DESTDIR.
+run_test "7.3: make deb: the package builds, lintian: no error, no warning" \
+	env BASE=7.3 "$TOP/scripts/deb.sh"
+run_test "7.3 deb: entries and modes, Version, Depends (dpkg-shlibdeps), perf-inject(1)" \
+	env BASE=7.3 "$TOP/tests/deb.sh" contents
+run_test "7.3 deb: dpkg --root -i, perf-jit --version, inject -h, JVMTI agent, the demo 100%, dpkg -r leaves nothing" \
+	env BASE=7.3 "$TOP/tests/deb.sh" root
+run_test "7.3 deb: beside linux-perf of Debian 12 and 13: no common path, apt installs both, the demo 100% on their libraries" \
+	env BASE=7.3 "$TOP/tests/deb.sh" suites
+run_test "7.3: make install PREFIX=/usr DESTDIR=D, make uninstall: D as it was" \
+	env BASE=7.3 "$TOP/tests/install.sh"
 run_test "7.3: every configuration builds (make build-variants)" \
 	"$TOP/scripts/build-variants.sh"
 run_test "7.3: each submission as mailed: git am, checkpatch, builds, tests (make submissions)" \

@@ -69,6 +69,34 @@ fi
 "$TOP/scripts/deps.sh"
 src=$("$TOP/scripts/prepare-src.sh" patched)
 out=$BUILDS/install$(tr / - <<<"$PREFIX")
+# What goes where: "kind path [source]" (f: file with mode, l: symlink).
+plan=(
+	"f 0755 $PREFIX/bin/$PERF_NAME $out/perf"
+	"f 0644 $PREFIX/lib/$PRIV/libperf-jvmti.so $out/libperf-jvmti.so"
+	"f 0644 $PREFIX/share/$PRIV/tips.txt $src/tools/perf/Documentation/tips.txt"
+)
+# perf's Documentation makes a page of perf.txt and of each perf-*.txt
+for page in "$src"/tools/perf/Documentation/perf{,-*}.txt; do
+	p=${page##*/}
+	p=${p%.txt}.1
+	plan+=("z 0644 $PREFIX/share/$PRIV/man/man1/$p.gz $out/Documentation/$p")
+done
+plan+=(
+	"l - $PREFIX/share/man/man1/$PERF_NAME.1.gz ../../$PRIV/man/man1/perf.1.gz"
+	"l - $PREFIX/share/man/man1/$PERF_NAME-inject.1.gz ../../$PRIV/man/man1/perf-inject.1.gz"
+)
+
+# Refuse to overwrite what an earlier install did not put there (the
+# distribution's /usr/bin/perf with PERF_NAME=perf PREFIX=/usr, say).
+old=
+[ -f "$DESTDIR$MANIFEST" ] && old=$(awk '{ print $2 }' "$DESTDIR$MANIFEST")
+for e in "${plan[@]}"; do
+	read -r _ _ path _ <<<"$e"
+	if [[ -e $DESTDIR$path || -L $DESTDIR$path ]] && ! grep -qxF "$path" <<<"$old"; then
+		die "$DESTDIR$path exists and no make install put it there; remove it, or choose PREFIX or PERF_NAME"
+	fi
+done
+
 msg "building patched perf ($VERSION) for $PREFIX in $out"
 # The make that runs this script passes PREFIX, DESTDIR, ... to perf's
 # make through MAKEFLAGS: build as build-perf.sh does, with only our flags.
@@ -92,33 +120,11 @@ if ! ( unset MAKEFLAGS MFLAGS MAKELEVEL DESTDIR
 	tail -20 "$out/Documentation.log" >&2
 	die "man pages failed; full log: $out/Documentation.log"
 fi
-[ -f "$out/Documentation/perf-inject.1" ] || die "no perf-inject.1 in $out/Documentation"
-
-# What goes where: "kind path [source]" (f: file with mode, l: symlink).
-plan=(
-	"f 0755 $PREFIX/bin/$PERF_NAME $out/perf"
-	"f 0644 $PREFIX/lib/$PRIV/libperf-jvmti.so $out/libperf-jvmti.so"
-	"f 0644 $PREFIX/share/$PRIV/tips.txt $src/tools/perf/Documentation/tips.txt"
-)
-for page in "$out"/Documentation/*.1; do
-	p=${page##*/}
-	plan+=("z 0644 $PREFIX/share/$PRIV/man/man1/$p.gz $page")
-done
-plan+=(
-	"l - $PREFIX/share/man/man1/$PERF_NAME.1.gz ../../$PRIV/man/man1/perf.1.gz"
-	"l - $PREFIX/share/man/man1/$PERF_NAME-inject.1.gz ../../$PRIV/man/man1/perf-inject.1.gz"
-)
-
-# Refuse to overwrite what an earlier install did not put there (the
-# distribution's /usr/bin/perf with PERF_NAME=perf PREFIX=/usr, say).
-old=
-[ -f "$DESTDIR$MANIFEST" ] && old=$(awk '{ print $2 }' "$DESTDIR$MANIFEST")
 for e in "${plan[@]}"; do
-	read -r _ _ path _ <<<"$e"
-	if [[ -e $DESTDIR$path || -L $DESTDIR$path ]] && ! grep -qxF "$path" <<<"$old"; then
-		die "$DESTDIR$path exists and no make install put it there; remove it, or choose PREFIX or PERF_NAME"
-	fi
+	read -r kind _ _ from <<<"$e"
+	[ "$kind" = l ] || [ -f "$from" ] || die "$from was not built"
 done
+
 if [ -n "$old" ]; then
 	msg "replacing the earlier install in $DESTDIR$PREFIX"
 	uninstall_manifest
