@@ -100,10 +100,13 @@ done
 msg "building patched perf ($VERSION) for $PREFIX in $out"
 # The make that runs this script passes PREFIX, DESTDIR, ... to perf's
 # make through MAKEFLAGS: build as build-perf.sh does, with only our flags.
+# Makefile.perf itself, as Debian's packaging does: tools/perf/Makefile
+# unexports MAKEFLAGS, and Makefile.config's directories win over the
+# environment.
 (
 	unset MAKEFLAGS MFLAGS MAKELEVEL DESTDIR
-	perf_make "$src" "$out" "$out.log" prefix="$PREFIX" perfexecdir=lib/$PRIV \
-		tipdir=share/$PRIV mandir=share/$PRIV/man
+	perf_make "$src" "$out" "$out.log" -f Makefile.perf prefix="$PREFIX" \
+		perfexecdir=lib/$PRIV tipdir=share/$PRIV mandir=share/$PRIV/man
 ) || { grep 'warning:' "$out.log" >&2 || tail -40 "$out.log" >&2
        die "build failed; full log: $out.log"; }
 [ -f "$out/libperf-jvmti.so" ] || die "no libperf-jvmti.so in $out (JDK missing?)"

@@ -7,7 +7,8 @@
 #     version names the base and the series; binaries stripped; the
 #     perf-inject page documents --jit-merged-elf;
 #   root: dpkg --root installs it into an empty root; the installed
-#     perf-jit: --version, its build options, inject -h lists
+#     perf-jit: --version, its build options, the directories compiled in
+#     (--exec-path, tips, perf help's man pages), inject -h lists
 #     --jit-merged-elf, the JVMTI agent loads into java, and the demo
 #     (scripts/demo.sh, PATCHED_PERF) puts 100% of every function's samples
 #     in it; dpkg -r leaves no file, nothing to purge;
@@ -106,7 +107,7 @@ contents() {
 	names=$(sed 's/([^)]*)//g; s/[,|]/\n/g' <<<"$dep" | tr -d ' ')
 	dpkg-deb -x "$deb" "$x"
 	for f in "$x/usr/bin/$PKGNAME" "$x/usr/lib/$PKGNAME/libperf-jvmti.so"; do
-		! readelf -S "$f" | grep -qE '\.symtab|\.debug_' || die "${f#"$x"} is not stripped"
+		! grep -qE '\.symtab|\.debug_' <<<"$(readelf -S "$f")" || die "${f#"$x"} is not stripped"
 		for lib in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
 			so=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|64bit/ { print $NF; exit }')
 			[ -n "$so" ] || so=$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }')
@@ -137,7 +138,7 @@ root() {
 	# The libraries are this machine's, not the root's: --force-depends.
 	dpkg --root="$r" --force-depends -i "$deb" 2>&1 | grep -v 'depends on\|is not installed\|dependency problems' ||
 		true
-	dpkg --root="$r" -s $PKGNAME | grep -qx 'Status: install ok installed' ||
+	grep -qx 'Status: install ok installed' <<<"$(dpkg --root="$r" -s $PKGNAME)" ||
 		die "dpkg --root -i did not install $PKGNAME"
 	perf=$r/usr/bin/$PKGNAME
 	out=$("$perf" --version)
@@ -147,6 +148,18 @@ root() {
 	for o in libelf libdw-dwarf-unwind zlib libunwind; do
 		grep -qE "^ *$o: \[ on  \]" <<<"$out" || die "$PKGNAME: $o is not on"
 	done
+	# The directories compiled in: helpers, tips, pages (perf help runs man
+	# with its page directory first in MANPATH: a man of ours prints both).
+	out=$("$perf" --exec-path)
+	[ "$out" = /usr/lib/$PKGNAME ] || die "$PKGNAME --exec-path: $out, not /usr/lib/$PKGNAME"
+	strings "$perf" | grep -x "share/$PKGNAME" >/dev/null || die "$PKGNAME: no tips directory share/$PKGNAME"
+	mkdir -p "$tmp/bin"
+	printf '#!/bin/sh\necho "MANPATH=$MANPATH page=$*"\n' >"$tmp/bin/man"
+	chmod +x "$tmp/bin/man"
+	out=$(PATH=$tmp/bin:$PATH "$perf" help inject 2>&1 || true)
+	echo "$PKGNAME help inject runs: man with $out"
+	[[ $out == "MANPATH=/usr/share/$PKGNAME/man:"*" page=perf-inject" ]] ||
+		die "$PKGNAME help inject does not look in /usr/share/$PKGNAME/man first"
 	out=$("$perf" inject -h 2>&1 || true)
 	grep -- '--jit' <<<"$out"
 	grep -q -- '--jit-merged-elf' <<<"$out" || die "$PKGNAME inject -h lists no --jit-merged-elf"

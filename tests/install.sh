@@ -32,10 +32,12 @@ for m in perf-jit perf-jit-inject; do
 	[ -L "$p/share/man/man1/$m.1.gz" ] && [ -f "$p/share/man/man1/$m.1.gz" ] ||
 		die "share/man/man1/$m.1.gz is not a link to a page"
 done
-zcat "$p/share/man/man1/perf-jit-inject.1.gz" | grep -q 'jit\\-merged\\-elf' ||
+grep -q 'jit\\-merged\\-elf' <<<"$(zcat "$p/share/man/man1/perf-jit-inject.1.gz")" ||
 	die "perf-jit-inject(1) has no --jit-merged-elf"
 [ -f "$p/share/perf-jit/tips.txt" ] || die "no share/perf-jit/tips.txt"
 "$p/bin/perf-jit" --version
+[ "$("$p/bin/perf-jit" --exec-path)" = "$prefix/lib/perf-jit" ] ||
+	die "perf-jit --exec-path is not $prefix/lib/perf-jit"
 help=$("$p/bin/perf-jit" inject -h 2>&1 || true)
 grep -q -- '--jit-merged-elf' <<<"$help" ||
 	die "the installed perf-jit inject -h lists no --jit-merged-elf"
