@@ -60,8 +60,9 @@ nseries=${#pf[@]}
 cat >"$work/debian/changelog" <<-EOF
 	$PKGNAME ($debver) UNRELEASED; urgency=medium
 
-	  * perf $(cut -d- -f1 <<<"$VERSION") of Debian's $PKG $VERSION with the $nseries patches
-	    of ${PATCHES##*/}/series (sha256 of their text: $hash...), built by make deb.
+	  * perf $(cut -d- -f1 <<<"$VERSION") of Debian's $PKG $VERSION,
+	    with the $nseries patches of ${PATCHES##*/}/series
+	    (sha256 of their text: $hash...), built by make deb.
 
 	 -- $maint  $(date -u -R -d "@$date")
 	EOF
@@ -119,6 +120,8 @@ dpkg-gencontrol -p$PKGNAME -P"$root" -Tdebian/$PKGNAME.substvars
 	sed 's|^|usr/|' | xargs md5sum >DEBIAN/md5sums)
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 mkdir -p "$TOP/build"
+# the packages of earlier series of this base go
+find "$TOP/build" -maxdepth 1 -name "${PKGNAME}_$VERSION+jit*_$arch.deb" -delete
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >&2
 if [ $lint = 1 ]; then
 	msg "lintian $deb"
