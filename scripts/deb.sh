@@ -111,7 +111,7 @@ cat >"$work/debian/control" <<-EOF
 	 agent is /usr/lib/perf-jit/libperf-jvmti.so.
 	EOF
 
-cd "$work"
+cd "$work" || die "no $work"
 mkdir -p "$root/DEBIAN"
 dpkg-shlibdeps -Tdebian/$PKGNAME.substvars debian/$PKGNAME/usr/bin/$PKGNAME \
 	debian/$PKGNAME/usr/lib/$PKGNAME/libperf-jvmti.so

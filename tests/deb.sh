@@ -30,7 +30,7 @@ esac
 deb=$("$TOP/scripts/deb.sh" --path)
 [ -f "$deb" ] || die "$deb missing: run make deb BASE=$BASE"
 echo "package: $deb"
-PKGNAME=perf-jit
+PKGNAME='perf-jit'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -65,7 +65,7 @@ pkg_of() {
 }
 
 contents() {
-	local doc=$VDIR/src-patched/tools/perf/Documentation page want got
+	local doc=$VDIR/src-patched/tools/perf/Documentation page
 	local ver hash n dep names lib so pkg missing=0 x=$tmp/x f pf
 	# What the package must hold, "mode owner path[ -> target]".
 	{
@@ -237,6 +237,7 @@ suites() {
 		sim=$(apt-get "${SAPT[@]}" -s --no-install-recommends install "$deb" 2>&1) ||
 			{ echo "$sim"; die "$suite: apt cannot install $PKGNAME"; }
 		libs=$(awk -v p=$PKGNAME '/^Inst/ && $2 != p { print $2 }' <<<"$sim")
+		# shellcheck disable=SC2086 # one package a word
 		(cd "$d/libs" && apt-get "${SAPT[@]}" download -qq $libs 2>&1 | grep -v unsandboxed) || true
 		rootfs=$d/rootfs
 		mkdir -p "$rootfs"
