@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <linux/kernel.h>
+#include <perf/event.h>
 
 #include "jit-claims.h"
 
@@ -209,17 +210,25 @@ static void mmap_op(int pid, u64 t, int s, int len, const struct attr *at, bool 
 {
 	struct ref_pid *p = &ref[pid];
 	u64 start = base + s * UNIT;
-	struct jit_mmap m = {
-		.start = start, .len = len * UNIT, .pgoff = start + at->pgoff_delta,
-		.ino = at->ino, .ino_generation = at->ino_generation,
-		.prot = at->prot, .flags = at->flags, .maj = at->maj, .min = at->min,
-		.filename = at->name,
-	};
 	int e = s + len, want[UNITS + 1][2], nwant = 0, want_ret, u, a, i, ret;
 	struct got g = { .fail_at = fail_at, .err = err, };
+	static union perf_event ev;
 	u64 claims;
 
-	ret = jit_claims__mmap(&jc, PID0 + pid, t, &m, emit, &g);
+	memset(&ev, 0, sizeof(ev.mmap2));
+	ev.mmap2.header.type = PERF_RECORD_MMAP2;
+	ev.mmap2.pid = ev.mmap2.tid = PID0 + pid;
+	ev.mmap2.start = start;
+	ev.mmap2.len = len * UNIT;
+	ev.mmap2.pgoff = start + at->pgoff_delta;
+	ev.mmap2.ino = at->ino;
+	ev.mmap2.ino_generation = at->ino_generation;
+	ev.mmap2.prot = at->prot;
+	ev.mmap2.flags = at->flags;
+	ev.mmap2.maj = at->maj;
+	ev.mmap2.min = at->min;
+	strcpy(ev.mmap2.filename, at->name);
+	ret = jit_claims__mmap(&jc, &ev, t, emit, &g);
 
 	if (!p->table || !len || e > UNITS || !anon) {
 		/*
@@ -237,42 +246,41 @@ static void mmap_op(int pid, u64 t, int s, int len, const struct attr *at, bool 
 	}
 	a = attr_index(at);
 	claims = claimed(p, t) & units(s, e);
-	if (!claims) {
-		if (ret || g.n)
-			mismatch(pid, s, e, t, ret, 0, &g, want, 0);
-		ref_kept++;
-	} else {
-		/* what neither a claim nor a run of the same attributes covers */
-		for (u = s; u < e; u++) {
-			if ((claims >> u & 1) || p->view[u] == a)
-				continue;
-			if (nwant && want[nwant - 1][1] == u) {
-				want[nwant - 1][1] = u + 1;
-			} else {
-				want[nwant][0] = u;
-				want[nwant][1] = u + 1;
-				nwant++;
-			}
-		}
-		want_ret = fail_at < nwant ? err : 1;
-		if (ret != want_ret || g.n != min(fail_at, nwant))
-			mismatch(pid, s, e, t, ret, want_ret, &g, want, nwant);
-		for (i = 0; i < g.n; i++)
-			if (g.start[i] != base + want[i][0] * UNIT ||
-			    g.len[i] != (u64)(want[i][1] - want[i][0]) * UNIT ||
-			    g.pgoff[i] != g.start[i] + at->pgoff_delta)
-				mismatch(pid, s, e, t, ret, want_ret, &g, want, nwant);
-		if (ret < 0) {
-			/* perf inject fails: nothing changed */
-			check_stats();
-			return;
-		}
-		if (nwant) {
-			ref_split++;
-			ref_pieces += nwant;
+	/*
+	 * Without a claim in effect, all of it; else what neither a claim
+	 * nor a run of the same attributes covers.
+	 */
+	for (u = s; u < e; u++) {
+		if (claims && ((claims >> u & 1) || p->view[u] == a))
+			continue;
+		if (nwant && want[nwant - 1][1] == u) {
+			want[nwant - 1][1] = u + 1;
 		} else {
-			ref_dropped++;
+			want[nwant][0] = u;
+			want[nwant][1] = u + 1;
+			nwant++;
 		}
+	}
+	want_ret = fail_at < nwant ? err : 1;
+	if (ret != want_ret || g.n != min(fail_at, nwant))
+		mismatch(pid, s, e, t, ret, want_ret, &g, want, nwant);
+	for (i = 0; i < g.n; i++)
+		if (g.start[i] != base + want[i][0] * UNIT ||
+		    g.len[i] != (u64)(want[i][1] - want[i][0]) * UNIT ||
+		    g.pgoff[i] != g.start[i] + at->pgoff_delta)
+			mismatch(pid, s, e, t, ret, want_ret, &g, want, nwant);
+	if (ret < 0) {
+		/* perf inject fails: nothing changed */
+		check_stats();
+		return;
+	}
+	if (!claims) {
+		ref_kept++;
+	} else if (nwant) {
+		ref_split++;
+		ref_pieces += nwant;
+	} else {
+		ref_dropped++;
 	}
 	check_stats();
 	for (u = s; u < e; u++)
@@ -328,15 +336,30 @@ static void inherit(struct ref_pid *p, const struct ref_claim *c)
  * added for it of a later time (a jitdump read before the FORK);
  * what a previous process of that pid had goes, and so do the runs.
  */
-static void start_op(int parent, int pid, u64 t)
+static void start_op(int parent, int pid, u64 t, bool synth)
 {
 	struct ref_pid *p = &ref[pid], *pp = parent < 0 ? NULL : &ref[parent];
 	int i, n = 0;
 
-	if (pp)
-		check_ret("jit_claims__fork", jit_claims__fork(&jc, PID0 + parent, PID0 + pid, t));
-	else
-		check_ret("jit_claims__exec", jit_claims__exec(&jc, PID0 + pid, t));
+	static union perf_event ev;
+
+	/* a FORK, else an exec: a COMM, or a FORK perf record synthesized */
+	memset(&ev, 0, sizeof(ev));
+	if (pp) {
+		ev.fork.header.type = PERF_RECORD_FORK;
+		ev.fork.pid = ev.fork.tid = PID0 + pid;
+		ev.fork.ppid = ev.fork.ptid = PID0 + parent;
+	} else if (synth) {
+		ev.fork.header.type = PERF_RECORD_FORK;
+		ev.fork.header.misc = PERF_RECORD_MISC_FORK_EXEC;
+		ev.fork.pid = ev.fork.tid = PID0 + pid;
+		ev.fork.ppid = ev.fork.ptid = 1;
+	} else {
+		ev.comm.header.type = PERF_RECORD_COMM;
+		ev.comm.header.misc = PERF_RECORD_MISC_COMM_EXEC;
+		ev.comm.pid = ev.comm.tid = PID0 + pid;
+	}
+	check_ret("jit_claims__task", jit_claims__task(&jc, &ev, t));
 
 	for (i = 0; i < p->nown; i++)
 		if (p->own[i].time > t)
@@ -445,13 +468,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				fail_at, err);
 			break;
 		}
-		case 5:		/* exec: COMM with PERF_RECORD_MISC_COMM_EXEC */
+		case 5:		/* exec: COMM with PERF_RECORD_MISC_COMM_EXEC, or synthesized FORK */
 			t += op[3] & 15;
 			now = timeless ? ~0ULL : t;
 			if (trace)
 				fprintf(stderr, "exec pid %d time %llu\n", PID0 + pid,
 					(unsigned long long)now);
-			start_op(-1, pid, now);
+			start_op(-1, pid, now, op[2] & 1);
 			check_stats();
 			break;
 		default: {	/* FORK, pid != ppid: onto any pid, also a used one */
@@ -459,12 +482,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			t += op[3] & 3;
 			now = timeless ? ~0ULL : t;
-			if (child == pid)
+			if (child == pid) {
+				/* a new thread of the process: nothing changes */
+				static union perf_event ev;
+
+				ev.fork = (struct perf_record_fork){
+					.header.type = PERF_RECORD_FORK, .pid = PID0 + pid,
+					.ppid = PID0 + pid, .tid = PID0 + 100 + pid,
+				};
+				check_ret("jit_claims__task", jit_claims__task(&jc, &ev, now));
+				check_stats();
 				break;
+			}
 			if (trace)
 				fprintf(stderr, "fork pid %d -> %d time %llu\n", PID0 + pid,
 					PID0 + child, (unsigned long long)now);
-			start_op(pid, child, now);
+			start_op(pid, child, now, false);
 			check_stats();
 			break;
 		}

@@ -50,6 +50,8 @@
 #include "util/build-id.h"
 #include "util/jit.h"
 #include "util/jit-claims.h"
+#include "util/genelf.h"
+#include <gelf.h>
 
 #define PID		4242
 #define MAXTHREADS	16
@@ -333,10 +335,9 @@ ssize_t perf_data__write(struct perf_data *data __maybe_unused, void *buf, size_
 		maps[nmaps].start = event->mmap2.start;
 		maps[nmaps].len = event->mmap2.len;
 		maps[nmaps].pgoff = event->mmap2.pgoff;
-		maps[nmaps].merged = -1;
-		if (jit_is_merged_elf(event->mmap2.filename) &&
-		    sscanf(base, "/jitted-%d-m%d.so", &maps[nmaps].mpid, &maps[nmaps].merged) != 2)
-			abort();
+		if (!base || sscanf(base, "/jitted-%d-m%d.so", &maps[nmaps].mpid,
+				    &maps[nmaps].merged) != 2)
+			maps[nmaps].merged = -1;
 	}
 	nmaps++;
 	written += size;
@@ -403,21 +404,45 @@ static void setup(void)
  * --jit-merged-elf: each map inject wrote is a slot of its finished file,
  * at the map's pgoff, and the code a load claims fits in it.
  */
+static bool has_slot(const char *name, u64 offset)
+{
+	int fd = open(name, O_RDONLY);
+	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	GElf_Shdr shdr;
+	size_t ndx, i;
+
+	while (elf && !elf_getshdrstrndx(elf, &ndx) && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d = gelf_getshdr(scn, &shdr) &&
+			      !strcmp(elf_strptr(elf, ndx, shdr.sh_name) ?: "", JIT_ELF_SLOTS) &&
+			      shdr.sh_entsize >= sizeof(struct jit_elf_slot) ?
+			      elf_getdata(scn, NULL) : NULL;
+
+		for (i = 0; d && i < d->d_size / shdr.sh_entsize; i++) {
+			const struct jit_elf_slot *slot = d->d_buf + i * shdr.sh_entsize;
+
+			found |= slot->offset == offset;
+		}
+	}
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
 static void check_merged(void)
 {
-	struct jit_elf_slot slot;
 	char name[PATH_MAX];
-	int i, fd;
+	int i;
 
 	for (i = 0; i < nmaps && i < MAXMAPS; i++) {
 		if (maps[i].merged < 0)
 			continue;
 		snprintf(name, sizeof(name), "%s/jitted-%d-m%d.so", dir, maps[i].mpid,
 			 maps[i].merged);
-		fd = open(name, O_RDONLY);
-		if (fd < 0 || jit_elf__find_slot(fd, maps[i].pgoff, &slot))
+		if (!has_slot(name, maps[i].pgoff))
 			abort();
-		close(fd);
 	}
 }
 
@@ -438,9 +463,17 @@ static void cleanup_elves(void)
 		closedir(d);
 }
 
+/* The anonymous mmap record over all of the address space, of a pid */
+static union perf_event anon = {
+	.mmap2 = {
+		.header.type = PERF_RECORD_MMAP2, .start = 0, .len = ~0ULL, .pgoff = 0,
+		.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE, .filename = "//anon",
+	},
+};
+
 struct pieces {
 	u64 pos;		/* what was emitted or checked up to */
-	const struct jit_mmap *m;
+	const struct perf_record_mmap2 *m;
 	u64 n, hash;		/* the pieces emitted */
 	bool fresh;		/* no anonymous mapping let through before */
 };
@@ -506,7 +539,7 @@ static bool overlaps(u64 start, u64 last)
 static int piece(void *arg, u64 start, u64 len, u64 pgoff)
 {
 	struct pieces *p = arg;
-	const struct jit_mmap *m = p->m;
+	const struct perf_record_mmap2 *m = p->m;
 
 	if (!len || start < p->pos || start - m->start > m->len ||
 	    len > m->len - (start - m->start) || pgoff != m->pgoff + (start - m->start))
@@ -523,40 +556,39 @@ static int piece(void *arg, u64 start, u64 len, u64 pgoff)
 
 /*
  * An anonymous mmap record over all of the address space, without
- * PERF_SAMPLE_TIME (every claim applies), for @pid: 1 (trimmed) or 0
- * (kept or written as it is), with the counters and the pieces checked;
- * the pieces in @p.  With no anonymous mapping let through before
- * (@fresh), exactly what the claims leave free is written.
+ * PERF_SAMPLE_TIME (every claim applies), for @pid: 1 (trimmed: what it
+ * adds written, all of it where no claim overlaps it) or 0 (no claims: as
+ * it is), with the counters and the pieces checked; the pieces in @p,
+ * and whether it was kept whole.  With no anonymous mapping let through
+ * before (@fresh), exactly what the claims leave free is written.
  */
-static int anon_all(pid_t pid, bool fresh, struct pieces *p)
+static int anon_all(pid_t pid, bool fresh, struct pieces *p, bool *whole)
 {
-	static const struct jit_mmap m = {
-		.start = 0, .len = ~0ULL, .pgoff = 0,
-		.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE,
-		.filename = "//anon",
-	};
+	const struct perf_record_mmap2 *m = &anon.mmap2;
 	u64 kept = claims.kept, split = claims.split, pieces = claims.pieces;
 	u64 dropped = claims.dropped;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
-	p->m = &m;
+	p->m = m;
 	p->fresh = fresh;
-	ret = jit_claims__mmap(&claims, pid, ~0ULL, &m, piece, p);
-	if (ret < 0 || ret > 1)
+	anon.mmap2.pid = anon.mmap2.tid = pid;
+	ret = jit_claims__mmap(&claims, &anon, ~0ULL, piece, p);
+	*whole = claims.kept != kept;
+	if (ret < 0 || ret > 1 || claims.kept - kept > 1)
 		abort();
-	if (fresh && ret == 1 && nadded <= MAXMAPS && !covered(p->pos, m.len))
+	if (fresh && ret == 1 && nadded <= MAXMAPS && !covered(p->pos, m->len))
 		abort();	/* left out the end, and no claim is there */
-	if (fresh && nadded <= MAXMAPS && ret != overlaps(m.start, m.len - 1))
+	if (fresh && ret == 1 && nadded <= MAXMAPS && *whole == overlaps(m->start, m->len - 1))
 		abort();	/* kept although claimed, or trimmed although not */
-	if (claims.pieces - pieces != p->n)
+	if (*whole && (p->n != 1 || claims.pieces != pieces || claims.split != split ||
+		       claims.dropped != dropped))
+		abort();	/* kept: the record itself, nothing else counted */
+	if (ret == 1 && !*whole && (claims.pieces - pieces != p->n ||
+				    (claims.split - split) + (claims.dropped - dropped) != 1 ||
+				    (claims.split - split) != !!p->n))
 		abort();
-	if (ret == 1 && (claims.split - split) + (claims.dropped - dropped) != 1)
-		abort();
-	if (ret == 1 && (claims.kept != kept || (claims.split - split) != !!p->n))
-		abort();
-	if (ret == 0 && (p->n || claims.split != split || claims.dropped != dropped ||
-			 claims.kept - kept > 1))
+	if (ret == 0 && (p->n || claims.split != split || claims.dropped != dropped))
 		abort();
 	return ret;
 }
@@ -564,6 +596,24 @@ static int anon_all(pid_t pid, bool fresh, struct pieces *p)
 static bool same_pieces(const struct pieces *a, const struct pieces *b)
 {
 	return a->n == b->n && a->hash == b->hash && a->pos == b->pos;
+}
+
+/* An exec of pid, or a FORK of pid from ppid, at time (pids may be negative) */
+static int task(pid_t pid, bool exec, pid_t ppid, u64 time)
+{
+	static union perf_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	if (exec) {
+		ev.comm.header.type = PERF_RECORD_COMM;
+		ev.comm.header.misc = PERF_RECORD_MISC_COMM_EXEC;
+		ev.comm.pid = ev.comm.tid = pid;
+	} else {
+		ev.fork.header.type = PERF_RECORD_FORK;
+		ev.fork.pid = ev.fork.tid = pid;
+		ev.fork.ppid = ev.fork.ptid = ppid;
+	}
+	return jit_claims__task(&claims, &ev, time);
 }
 
 /* What perf inject does with the records that follow, for each process. */
@@ -585,7 +635,7 @@ static void after_jitdump(void)
 	for (i = 0; i < n; i++) {
 		pid_t pid = pids[i], copy = 1;
 		struct pieces first, p;
-		u64 kept = claims.kept;
+		bool whole, again;
 		int ret;
 
 		/* a pid that no jitdump record named */
@@ -594,16 +644,14 @@ static void after_jitdump(void)
 		cover_init(pid, 0);
 		if (!ncover && nadded <= MAXMAPS)
 			abort();	/* a table without claims */
-		ret = anon_all(pid, true, &first);
-		/* kept: it overlaps none (a claim of the last byte only) */
-		if (claims.kept != kept + !ret)
+		/* kept whole where it overlaps none (a claim of the last byte only) */
+		if (anon_all(pid, true, &first, &whole) != 1)
 			abort();
-		kept = claims.kept;
-		/* the same record again adds nothing */
-		if (anon_all(pid, false, &p) != ret || p.n || (ret == 1 && claims.kept != kept))
+		/* the same record again adds nothing, or is kept whole again */
+		if (anon_all(pid, false, &p, &again) != 1 || again != whole || p.n != whole)
 			abort();
 		/* an exec at time 0 keeps the claims of a later time, no run */
-		if (jit_claims__exec(&claims, pid, 0))
+		if (task(pid, true, 0, 0))
 			abort();
 		cover_init(pid, 1);
 		if (nadded > MAXMAPS)
@@ -614,17 +662,17 @@ static void after_jitdump(void)
 				abort();
 			continue;
 		}
-		ret = anon_all(pid, true, &first);
+		ret = anon_all(pid, true, &first, &whole);
 		/* a child forked without a time sees them all, none of the runs */
-		if (jit_claims__fork(&claims, pid, copy, ~0ULL))
+		if (task(copy, false, pid, ~0ULL))
 			abort();
-		if (anon_all(copy, true, &p) != ret || !same_pieces(&p, &first))
+		if (anon_all(copy, true, &p, &again) != ret || again != whole ||
+		    !same_pieces(&p, &first))
 			abort();
 		/* after its exec the child has no claims: no table */
-		if (jit_claims__exec(&claims, copy, ~0ULL))
+		if (task(copy, true, 0, ~0ULL))
 			abort();
-		kept = claims.kept;
-		if (anon_all(copy, false, &p) || claims.kept != kept)
+		if (anon_all(copy, false, &p, &again) || again)
 			abort();
 		if (hashmap__find(&claims.procs, copy, NULL))
 			abort();

@@ -40,7 +40,7 @@ clang -g -O1 -D_GNU_SOURCE -Wall -fsanitize=fuzzer-no-link,address -DHAVE_LIBDW_
 	-c -o "$out/genelf_debug.o" "$util/genelf_debug.c"
 clang "${cflags[@]}" -DHAVE_JITDUMP -DHAVE_LIBELF_SUPPORT -DHAVE_LIBDW_SUPPORT "${inc[@]}" \
 	-o "$out/jitdump_fuzz" "$TOP/fuzz/jitdump_fuzz.c" "$util/jitdump.c" "$util/genelf.c" \
-	"$out/genelf_debug.o" "$util/blake2s.c" "${lib[@]}" -lelf -ldw -Wl,--wrap=jit_claims__add
+	"$out/genelf_debug.o" "$util/blake2s.c" "$util/strbuf.c" "${lib[@]}" -lelf -ldw -Wl,--wrap=jit_claims__add
 
 # Seeds for jitdump_fuzz: well-formed jitdumps of each record type, in
 # both byte orders, so that the fuzzer starts past the header checks, in
