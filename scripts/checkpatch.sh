@@ -60,8 +60,8 @@ cd "$work"	# checkpatch leaves its CamelCase cache in the cwd
 # checkpatch flags as ARCH_DEFINES; accept those in that file only.
 #
 # A fourth: checkpatch calls the types of libelf and libdw (Elf_Scn,
-# Dwfl_Module) and inttypes.h's PRIu64 CamelCase when it cannot see their
-# headers; perf uses them everywhere.  Accept CAMELCASE for those names only.
+# GElf_Sym, Dwfl_Module, Dwarf_Addr) and inttypes.h's PRIu64 CamelCase
+# when it cannot see their headers; perf uses them everywhere.  Accept CAMELCASE for those names only.
 #
 # answered OUT PATCH: the patch is clean but for these answered types.
 answered() {
@@ -70,7 +70,7 @@ answered() {
 	perl "$PRISTINE/scripts/checkpatch.pl" --strict --quiet --no-summary \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,ARCH_DEFINES,UNKNOWN_COMMIT_ID,CAMELCASE \
 		"$2" >/dev/null 2>&1 || return 1
-	grep ':CAMELCASE:' "$out" | grep -Ev '<(Elf((32|64)?_[A-Za-z]+)?|Dwfl(_[A-Za-z]+)?|PRI[diux](8|16|32|64))>$' |
+	grep ':CAMELCASE:' "$out" | grep -Ev '<(G?Elf((32|64)?_[A-Za-z]+)?|Dw(fl|arf)(_[A-Za-z]+)?|PRI[diux](8|16|32|64))>$' |
 		grep -q . && return 1
 	for t in SPDX_LICENSE_TAG ARCH_DEFINES; do
 		grep -A2 ":$t:" "$out" | grep 'FILE:' | case $t in
