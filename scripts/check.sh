@@ -46,6 +46,14 @@ python_test() {
 	( export PYTHON=$py; perf_test "$1" 'python profiling with jitdump' )
 }
 
+# merged_test DIR: the --jit-merged-elf shell test, its DWARF callchains
+# through CPython 3.13's perf trampolines included.
+merged_test() {
+	local py
+	py=$("$TOP/scripts/python313.sh") || return 1
+	( export PYTHON=$py; perf_test "$1" 'perf inject --jit-merged-elf' )
+}
+
 run_test "build: CPython 3.13 from Debian's source (make python313)" \
 	"$TOP/scripts/python313.sh"
 
@@ -98,8 +106,8 @@ check_base() {
 		perf_test "$builds/patched" 'merged anonymous mmaps'
 	run_test "$base nofix: the shell test fails without the fix" \
 		expect_fail perf_test "$builds/nofix" 'merged anonymous mmaps'
-	run_test "$base patched: perf test 'perf inject --jit-merged-elf'" \
-		perf_test "$builds/patched" 'perf inject --jit-merged-elf'
+	run_test "$base patched: perf test 'perf inject --jit-merged-elf' (CPython 3.13's callchains too)" \
+		merged_test "$builds/patched"
 	run_test "$base e2e: real JIT runtimes, patched never worse than stock (make e2e)" \
 		env BASE="$base" "$TOP/scripts/e2e.sh"
 	cat "$LOGS/${base}_e2e"*.log 2>/dev/null | grep -v '^details' || true

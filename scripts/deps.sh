@@ -14,6 +14,8 @@ PKGS=(
 	# make install / make deb: perf's man pages as Debian builds them
 	# (asciidoctor), the package built and checked with Debian's tools
 	asciidoctor dpkg-dev lintian
+	# eu-elflint, on the files of --jit-merged-elf (jitdump-merged-elf.sh)
+	elfutils
 )
 
 missing=()
