@@ -6,6 +6,9 @@
 # support at all, so no perf inject --jit) and without libdw.  Each must
 # build warning-free.  perf test jit-mmap-overlap must pass without libdw
 # and be skipped without libelf, where the code it tests compiles out.
+# Without libdw, DWARF callchains are libunwind's alone: perf test 'perf
+# inject --jit-merged-elf' must pass there, CPython 3.13's callchains
+# through merged files included.
 . "$(dirname "$0")/lib.sh"
 
 variants=("$@")
@@ -48,6 +51,16 @@ for v in "${variants[@]}"; do
 		fail=1
 		continue
 	fi
-	echo "ok   $v (${flags[*]}): builds warning-free, jit-mmap-overlap${want#:}, --jit: $has"
+	merged=
+	if [ "$v" = no-libdw ]; then
+		py=$("$TOP/scripts/python313.sh") || { fail=1; continue; }
+		if ! PYTHON=$py perf_test "$out" 'perf inject --jit-merged-elf' >"$out.merged.log" 2>&1; then
+			echo "FAIL $v (${flags[*]}): perf test 'perf inject --jit-merged-elf' (log: $out.merged.log)"
+			fail=1
+			continue
+		fi
+		merged=", perf inject --jit-merged-elf (libunwind's callchains): Ok"
+	fi
+	echo "ok   $v (${flags[*]}): builds warning-free, jit-mmap-overlap${want#:}, --jit: $has$merged"
 done
 exit $fail
