@@ -107,6 +107,19 @@ PERF_MAKE_FLAGS=(
 	LIBUNWIND=1 NO_RUST=1
 )
 
+# check_perf PERF NAME: PERF is perf BASE.x with libelf, libdw's unwinder,
+# zlib and libunwind on (dies naming NAME otherwise); prints its version.
+check_perf() {
+	local out o
+	out=$("$1" version)
+	echo "$BASE $2: $out"
+	[[ $out == "perf version $BASE."* ]] || die "$2: not $BASE.x"
+	out=$("$1" version --build-options)
+	for o in libelf libdw-dwarf-unwind zlib libunwind; do
+		grep -qE "^ *$o: \[ on  \]" <<<"$out" || die "$2: $o is not on"
+	done
+}
+
 # require_builds FLAVOR...: the perfs a script compares must be built.
 require_builds() {
 	local b

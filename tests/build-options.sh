@@ -6,13 +6,7 @@
 
 for f in stock patched; do
 	perf=$BUILDS/$f/perf
-	ver=$("$perf" version)
-	echo "$BASE $f: $ver"
-	[[ $ver == "perf version $BASE."* ]] || die "$f: not $BASE.x"
-	opts=$("$perf" version --build-options)
-	for o in libelf libdw-dwarf-unwind zlib libunwind; do
-		grep -qE "^ *$o: \[ on  \]" <<<"$opts" || die "$f: $o is not on"
-	done
+	check_perf "$perf" "$f"
 	help=$("$perf" inject -h 2>&1 || true)
 	grep -q -- '--jit' <<<"$help" || die "$f: perf inject has no --jit"
 	[ -f "$BUILDS/$f/libperf-jvmti.so" ] || die "$f: no libperf-jvmti.so"

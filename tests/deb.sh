@@ -141,13 +141,7 @@ root() {
 	grep -qx 'Status: install ok installed' <<<"$(dpkg --root="$r" -s $PKGNAME)" ||
 		die "dpkg --root -i did not install $PKGNAME"
 	perf=$r/usr/bin/$PKGNAME
-	out=$("$perf" --version)
-	echo "$PKGNAME --version: $out"
-	[[ $out == "perf version $BASE."* ]] || die "not perf $BASE.x"
-	out=$("$perf" version --build-options)
-	for o in libelf libdw-dwarf-unwind zlib libunwind; do
-		grep -qE "^ *$o: \[ on  \]" <<<"$out" || die "$PKGNAME: $o is not on"
-	done
+	check_perf "$perf" "$PKGNAME"
 	# The directories compiled in: helpers, tips, pages (perf help runs man
 	# with its page directory first in MANPATH: a man of ours prints both).
 	out=$("$perf" --exec-path)
