@@ -109,7 +109,7 @@ for n in 1000 10000 100000; do
 		"$TOP/build/${BPREFIX}patched/perf" inject --jit -i "$d/perf.data" -o "$d/out.patched" \
 		2>/dev/null >/dev/null || die "profiled perf inject failed"
 	samples=$("$TOP/build/${BPREFIX}patched/perf" report -i "$d/prof.data" --stats 2>/dev/null |
-		awk '/SAMPLE events:/ { print $3; exit }')
+		awk '/SAMPLE events:/ && !n++ { print $3 }')
 	"$TOP/build/${BPREFIX}patched/perf" report -i "$d/prof.data" --stdio --children --sort sym \
 		2>/dev/null >"$d/prof.txt"
 	awk -v n="$n" -v k="$flips" -v tot="$samples" -v m="$(mmap_records "$d/out.patched")" '

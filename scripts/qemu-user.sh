@@ -16,7 +16,7 @@
 papt_update
 # trixie-backports': bookworm's qemu-user (7.2) has no -jitdump.
 ver=$(papt apt-cache madison qemu-user 2>/dev/null |
-	awk -F' *[|] *' '$3 ~ /trixie-backports/ { print $2; exit }')
+	awk -F' *[|] *' '$3 ~ /trixie-backports/ && !n++ { print $2 }')
 [ -n "$ver" ] || die "apt knows no qemu-user of trixie-backports ($APTDIR/sources.list)"
 dir=$CACHE/qemu-user-${ver//:/_}
 qemu=$dir/qemu-x86_64

@@ -66,7 +66,7 @@ pkg_of() {
 
 contents() {
 	local doc=$VDIR/src-patched/tools/perf/Documentation page
-	local ver hash n dep names lib so pkg missing=0 x=$tmp/x f pf
+	local ver hash n dep names lib so pkg missing=0 x=$tmp/x f pf ldc
 	# What the package must hold, "mode owner path[ -> target]".
 	{
 		for d in ./ ./usr/ ./usr/bin/ ./usr/lib/ ./usr/lib/$PKGNAME/ ./usr/share/ \
@@ -106,11 +106,14 @@ contents() {
 	# the package names, one a line (alternatives too)
 	names=$(sed 's/([^)]*)//g; s/[,|]/\n/g' <<<"$dep" | tr -d ' ')
 	dpkg-deb -x "$deb" "$x"
+	ldc=$(ldconfig -p)
 	for f in "$x/usr/bin/$PKGNAME" "$x/usr/lib/$PKGNAME/libperf-jvmti.so"; do
 		! grep -qE '\.symtab|\.debug_' <<<"$(readelf -S "$f")" || die "${f#"$x"} is not stripped"
 		for lib in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-			so=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|64bit/ { print $NF; exit }')
-			[ -n "$so" ] || so=$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }')
+			# awk reads all of it: an early exit would kill ldconfig
+			# with SIGPIPE, a failure under pipefail.
+			so=$(awk -v l="$lib" '$1 == l && /x86-64|64bit/ && !n++ { print $NF }' <<<"$ldc")
+			[ -n "$so" ] || so=$(awk -v l="$lib" '$1 == l && !n++ { print $NF }' <<<"$ldc")
 			pkg=$(pkg_of "$so")
 			if [ -z "$pkg" ] || ! grep -qxF "$pkg" <<<"$names"; then
 				echo "${f#"$x"} needs $lib ($so, package '$pkg'): not in Depends"
