@@ -21,7 +21,8 @@ else
 	limit=(-max_total_time="$secs")
 fi
 src=$("$TOP/scripts/prepare-src.sh" patched)
-out=$VDIR/fuzz
+# make fuzz-long has its own directory: it may run beside make check's make fuzz
+out=$VDIR/fuzz${runs:+-long}
 mkdir -p "$out"
 arch=$(uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 inc=(-I"$src/tools/include" -I"$src/tools/arch/$arch/include" -I"$src/tools/perf/util" -I"$src/tools/perf"
@@ -113,7 +114,7 @@ run() {
 		echo "$target found a problem; the input is saved as $out/$target-{crash,leak,oom,timeout}-*"
 		return 1
 	fi
-	n=$(awk '/stat::number_of_executed_units/ { print $2 }' "$out/$target.log")
+	n=$(awk '/stat::number_of_executed_units/ { n = $2 } END { print n }' "$out/$target.log")
 	if [ -n "$runs" ] && [ "${n:-0}" -lt "$runs" ]; then
 		echo "$target: stopped after ${n:-no} executions, fewer than $runs (log: $out/$target.log)"
 		return 1
